@@ -1,19 +1,23 @@
 # The flow, left to right:
 #
-#   deps -> tree (extract 6.12, git am patches/series) -> kunit -> boot -> report
+#   deps -> tree (extract 6.12, git am patches/series) -> kunit
+#        -> guest (base and patched kernels, initramfs) -> boot -> report
 #
-# `make` is the main job; `make test` is what CI runs (.ci/run).
-# Build products live outside the repository, in $(TS_WORK)
+# `make` is the main job and `make test` what CI runs (.ci/run): both run the
+# whole flow.  `make check` (review checks) and `make bench` (cost) are for
+# reviewers.  Build products live outside the repository, in $TS_WORK
 # (default ~/.cache/timespec-sanity; see scripts/lib.sh).
 
 SHELL := /bin/bash
 S := scripts
+RESULTS = $$(. $(S)/lib.sh && echo "$$TS_RESULTS")
 
-.PHONY: all test deps tree kunit clean-work help
+.PHONY: all test deps tree kunit guest initramfs initramfs-bench boot report \
+	check kunit-sanitizers bench help clean-work
 
-all: kunit
+all: kunit report
 
-test: kunit
+test: all
 
 deps:
 	@$(S)/deps.sh
@@ -23,6 +27,32 @@ tree: deps
 
 kunit: tree
 	@$(S)/kunit.sh plain
+
+guest: tree
+	@$(S)/guest-kernel.sh base
+	@$(S)/guest-kernel.sh patched
+
+initramfs: tree
+	@$(S)/initramfs.sh tests
+
+initramfs-bench: tree
+	@$(S)/initramfs.sh bench
+
+# Both kernels boot even if the first fails; report.py judges and compares.
+boot: guest initramfs
+	@rc=0; $(S)/boot.sh base || rc=1; $(S)/boot.sh patched || rc=1; \
+	$(S)/report.py "$(RESULTS)/tests" || rc=1; exit $$rc
+
+report: boot
+
+check: tree kunit-sanitizers
+	@$(S)/check.sh
+
+kunit-sanitizers: tree
+	@$(S)/kunit.sh sanitizers
+
+bench: guest initramfs-bench
+	@$(S)/bench.sh
 
 help:
 	@sed -n '1,/^$$/p' Makefile

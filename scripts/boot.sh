@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# usage: scripts/boot.sh {patched|base} [tests|bench]
+# Boot the guest kernel built by scripts/guest-kernel.sh with the initramfs of
+# scripts/initramfs.sh for that suite (default tests; QEMU command line:
+# qemu-config/qemu.sh; TCG unless TS_KVM=1), bounded by TS_BOOT_TIMEOUT
+# seconds (default 60).  Keeps the serial console in
+# $TS_RESULTS/<suite>/<kernel>/serial.log and kunit.py's parse in
+# results.json (parse.log: its output), and fails on a timeout, a failed or
+# missing result, no verdict from /init, or a kernel splat in the log.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage="usage: scripts/boot.sh {patched|base} [tests|bench]"
+[ $# -ge 1 ] && [ $# -le 2 ] || die "$usage"
+kernel=$1
+suite=${2:-tests}
+case $kernel in
+patched | base) ;;
+*) die "unknown kernel '$kernel' ($usage)" ;;
+esac
+image=$TS_OUT/guest-$kernel/arch/x86/boot/bzImage
+initramfs=$TS_OUT/initramfs-$suite/initramfs.cpio
+[ -f "$image" ] || die "$image not found (run scripts/guest-kernel.sh $kernel)"
+[ -f "$initramfs" ] || die "$initramfs not found (run scripts/initramfs.sh $suite)"
+limit=${TS_BOOT_TIMEOUT:-60}
+results=$TS_RESULTS/$suite/$kernel
+log=$results/serial.log
+json=$results/results.json
+mkdir -p "$results"
+rm -f "$log" "$json" "$results/parse.log"
+
+log "booting the $kernel guest kernel (limit $limit s; serial console in $log)"
+start=$(date +%s%N)
+rc=0
+timeout -k 5 "$limit" "$TS_REPO/qemu-config/qemu.sh" "$image" "$initramfs" "$log" || rc=$?
+wall=$(( ($(date +%s%N) - start) / 1000000 ))
+wall=$(printf '%d.%03d' $((wall / 1000)) $((wall % 1000)))
+[ -f "$log" ] || die "QEMU (exit $rc) wrote no serial log $log"
+
+# Collect every problem, then report them all.
+problems=()
+case $rc in
+1) ;; # /init: all programs passed or skipped
+3) problems+=("/init reported a failed test program (QEMU exit 3)") ;;
+124 | 137) problems+=("timeout: the guest did not finish within $limit s") ;;
+0) problems+=("no verdict: the guest rebooted or panicked before /init finished (QEMU exit 0)") ;;
+*) problems+=("QEMU failed (exit $rc)") ;;
+esac
+
+for pat in "BUG:" "WARNING:" "Oops" "UBSAN" "Call Trace" "Kernel panic"; do
+	if grep -n -F -m 3 -- "$pat" "$log" >&2; then
+		problems+=("'$pat' in the serial log")
+	fi
+done
+
+parse_rc=0
+python3 "$TS_SRC/tools/testing/kunit/kunit.py" parse --json="$json" "$log" \
+	>"$results/parse.log" 2>&1 || parse_rc=$?
+if [ "$parse_rc" -ne 0 ]; then
+	grep -E '\[(FAILED|CRASHED|ERROR)\]' "$results/parse.log" | head -n 20 >&2 || [ $? -eq 1 ]
+	problems+=("kunit.py parse failed (exit $parse_rc): see $results/parse.log")
+fi
+[ -f "$json" ] || problems+=("kunit.py parse wrote no $json")
+
+# Our own count: every plan of the log against the results kunit.py found.
+summary_rc=0
+python3 - "$log" "$json" "$kernel" "$wall" <<'PY' || summary_rc=$?
+import json, os, re, sys
+
+log, json_path, kernel, wall = sys.argv[1:]
+lines = [l.rstrip("\r\n") for l in open(log, errors="replace")]
+errors = []
+
+# Top level (column 0): plan, one result per program, nested plans.
+plan = None
+results, nested_plan, verdict_time = [], {}, None
+pending_plan = None
+for l in lines:
+    if plan is None:
+        m = re.fullmatch(r"1\.\.(\d+)", l)
+        if m:
+            plan = int(m.group(1))
+        continue
+    m = re.fullmatch(r"    1\.\.(\d+)", l)
+    if m:
+        pending_plan = int(m.group(1))
+        continue
+    m = re.fullmatch(r"(ok|not ok) (\d+) (\S+)( # SKIP.*)?", l)
+    if m:
+        results.append((m.group(1), int(m.group(2)), m.group(3), bool(m.group(4))))
+        nested_plan[m.group(3)] = pending_plan
+        pending_plan = None
+        continue
+    m = re.fullmatch(r"# boot-to-verdict: ([0-9.]+) s", l)
+    if m:
+        verdict_time = m.group(1)
+
+if plan is None:
+    errors.append("no top-level KTAP plan in the serial log")
+else:
+    if len(results) != plan:
+        errors.append(f"{len(results)} of {plan} test programs reported a result")
+    for i, r in enumerate(results, 1):
+        if r[1] != i:
+            errors.append(f"result '{r[0]} {r[1]} {r[2]}' out of order (expected number {i})")
+            break
+for status, num, name, skip in results:
+    if status != "ok":
+        errors.append(f"program {name}: not ok")
+if verdict_time is None:
+    errors.append("no '# boot-to-verdict' line: /init did not finish")
+
+# Leaves per program in kunit.py's JSON against the nested plans.
+cases = {}
+def leaves(group):
+    out = [c["status"] for c in group.get("test_cases", [])]
+    for sub in group.get("sub_groups", []):
+        out += leaves(sub)
+    return out
+if os.path.exists(json_path):
+    data = json.load(open(json_path))
+    for sub in data.get("sub_groups", []):
+        cases[sub["name"]] = leaves(sub)
+    for c in data.get("test_cases", []):  # programs without nested output
+        cases.setdefault(c["name"], [])
+    for status, num, name, skip in results:
+        got = cases.get(name)
+        want = nested_plan.get(name)
+        if got is None:
+            errors.append(f"program {name}: missing from {json_path}")
+        elif want is not None and len(got) != want:
+            errors.append(f"program {name}: {len(got)} results parsed, its plan says {want}")
+        elif want is None and not skip:
+            errors.append(f"program {name}: printed no KTAP plan")
+        bad = [s for s in (got or []) if s not in ("PASS", "SKIP")]
+        if bad:
+            errors.append(f"program {name}: {len(bad)} case(s) not passed ({', '.join(sorted(set(bad)))})")
+
+counts = {}
+for v in cases.values():
+    for s in v:
+        counts[s] = counts.get(s, 0) + 1
+progs_ok = sum(1 for r in results if r[0] == "ok" and not r[3])
+progs_skip = sum(1 for r in results if r[0] == "ok" and r[3])
+progs_bad = sum(1 for r in results if r[0] != "ok")
+other = sum(n for s, n in counts.items() if s not in ("PASS", "SKIP"))
+print(f"{kernel}: programs {progs_ok} passed, {progs_bad} failed, {progs_skip} skipped "
+      f"(plan {plan}); cases {counts.get('PASS', 0)} passed, {other} failed, "
+      f"{counts.get('SKIP', 0)} skipped; boot-to-verdict {verdict_time} s, wall {wall} s")
+for name, v in cases.items():
+    print(f"  {name}: {len(v)} cases", file=sys.stderr)
+for e in errors:
+    print(f"error: {e}", file=sys.stderr)
+sys.exit(1 if errors else 0)
+PY
+[ "$summary_rc" -eq 0 ] || problems+=("missing or failed results (see the errors above)")
+
+if [ ${#problems[@]} -gt 0 ]; then
+	for p in "${problems[@]}"; do
+		echo "error: $kernel boot: $p" >&2
+	done
+	die "$kernel boot failed: serial log $log"
+fi
+echo "$kernel boot: passed; serial log $log, results $json"

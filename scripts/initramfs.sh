@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# usage: scripts/initramfs.sh [tests|bench]
+# Build the guest initramfs $TS_OUT/initramfs-<suite>/initramfs.cpio: the
+# static /init (qemu-config/init.c) and the programs listed in
+# qemu-config/<suite> (default: tests), static, from the patched tree's
+# tools/testing/selftests (TS_TC_SRC overrides timeout_classes.c) or from
+# qemu-config/, packed by the tree's usr/gen_init_cpio (compiled into the
+# build directory) from the list template qemu-config/initramfs.list, with
+# fixed mtimes.  No root needed; make (qemu-config/initramfs.mk) recompiles
+# only what changed.
+# Prints the path of the archive on stdout.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -le 1 ] || die "usage: scripts/initramfs.sh [tests|bench]"
+suite=${1:-tests}
+cfg=$TS_REPO/qemu-config
+[ -f "$cfg/$suite" ] || die "no program list $cfg/$suite (usage: scripts/initramfs.sh [tests|bench])"
+b=$TS_OUT/initramfs-$suite
+st=$TS_SRC/tools/testing/selftests
+[ -d "$st" ] || die "$st not found (run scripts/tree.sh)"
+mkdir -p "$b"
+
+# timeout_classes.c: the series adds it to the tree; TS_TC_SRC overrides.
+tc_src=${TS_TC_SRC:-$st/timers/timeout_classes.c}
+[ -f "$tc_src" ] || die "timeout_classes.c not found at $tc_src (is patches/series applied?)"
+
+# write_if_changed FILE: stdin to FILE, keeping FILE's mtime if equal.
+write_if_changed() {
+	local tmp=$1.tmp
+	cat >"$tmp"
+	if cmp -s "$tmp" "$1"; then
+		rm -f "$tmp"
+	else
+		mv "$tmp" "$1"
+	fi
+}
+
+echo "$tc_src" | write_if_changed "$b/tc-src"
+
+# The programs to run: /etc/tests without comments; each is /bin/NAME.
+tests=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$cfg/$suite" | grep -v '^$') ||
+	die "no test programs listed in $cfg/$suite"
+printf '%s\n' "$tests" | write_if_changed "$b/tests"
+names=()
+file_lines=
+while read -r path _; do
+	case $path in
+	/bin/?*) ;;
+	*) die "$cfg/$suite: '$path' is not /bin/NAME" ;;
+	esac
+	names+=("${path#/bin/}")
+	file_lines+="file $path @B@/${path#/bin/} 0755 0 0"$'\n'
+done <<<"$tests"
+
+awk -v files="$file_lines" '/^#/ { next } $0 == "@TEST_FILES@" { printf "%s", files; next } { print }' \
+	"$cfg/initramfs.list" | sed "s|@B@|$b|g" | write_if_changed "$b/initramfs.list"
+if grep -n '@' "$b/initramfs.list" >&2; then
+	die "unreplaced placeholder in $b/initramfs.list"
+fi
+
+make -s -f "$cfg/initramfs.mk" -j"$TS_JOBS" B="$b" TREE="$TS_SRC" TC_SRC="$tc_src" \
+	TESTS="${names[*]}" >&2 || die "building the initramfs in $b failed"
+echo "$b/initramfs.cpio"
