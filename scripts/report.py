@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""usage: scripts/report.py RESULTS_DIR
+
+Compare the integration boot of the unpatched (base) and the patched kernel
+and write the human report, RESULTS_DIR/report.md.
+
+Reads, for each of base and patched, RESULTS_DIR/<kernel>/results.json (the
+tree's `kunit.py parse --json` of the serial log: the authoritative status of
+every case) and RESULTS_DIR/<kernel>/serial.log (the per-case diagnostic lines
+"# <case>: class=<c> expected=<e> got=<g>" and "# boot-to-verdict: <s> s").
+
+Fails (exit 1) when a case is not ok or missing on either kernel, or when the
+two kernels answer any case differently; each such case is named.
+"""
+import collections
+import json
+import os
+import re
+import sys
+
+KERNELS = ("base", "patched")
+DIAG = re.compile(r"#\s*(?P<name>\S.*?): class=(?P<cls>\S+) expected=(?P<exp>\S+) got=(?P<got>\S+)\s*$")
+BOOT = re.compile(r"#\s*boot-to-verdict:\s*(?P<s>[0-9.]+)\s*s")
+NAME = re.compile(r"^(?P<abi>\S+) (?P<entry>\S+) (?P<mode>\S+) sec=(?P<sec>\S+) nsec=(?P<nsec>\S+)$")
+NEGATIVE = {"S64_MIN", "INT_MIN", "-1"}
+HUGE = {"KTIME_SEC_MAX-1", "KTIME_SEC_MAX", "S64_MAX"}
+
+
+def flatten(group, path=()):
+    """Yield (path, status) for every leaf case of kunit.py's JSON."""
+    for case in group.get("test_cases", []):
+        yield path + (case["name"],), case["status"]
+    for sub in group.get("sub_groups", []):
+        yield from flatten(sub, path + (sub["name"],))
+
+
+def load(results, kernel):
+    base = os.path.join(results, kernel)
+    try:
+        with open(os.path.join(base, "results.json")) as f:
+            statuses = dict(("/".join(p), s) for p, s in flatten(json.load(f)))
+        with open(os.path.join(base, "serial.log"), errors="replace") as f:
+            log = f.read().splitlines()
+    except OSError as e:
+        sys.exit(f"error: {kernel} kernel: {e}")
+    diags, boot = {}, None
+    for line in log:
+        m = DIAG.search(line)
+        if m:
+            diags[m["name"]] = m
+        m = BOOT.search(line)
+        if m:
+            boot = float(m["s"])
+    return statuses, diags, boot
+
+
+def row_of(sec, cls):
+    group = "tv_sec < 0" if sec in NEGATIVE else \
+        "tv_sec >= KTIME_SEC_MAX-1" if sec in HUGE else "0 <= tv_sec <= INT_MAX"
+    return f"{cls}, {group}"
+
+
+def cell(counter):
+    return ", ".join(f"{k} {v}" for k, v in sorted(counter.items())) or "-"
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__.strip().splitlines()[0])
+    results = sys.argv[1]
+    data = {k: load(results, k) for k in KERNELS}
+    problems = []
+
+    # Every case of either kernel, by its full path in the KTAP tree.
+    names = sorted(set(data["base"][0]) | set(data["patched"][0]))
+    for kernel in KERNELS:
+        statuses, _, boot = data[kernel]
+        for name in names:
+            st = statuses.get(name)
+            if st is None:
+                problems.append(f"{kernel}: case missing: {name}")
+            elif st not in ("PASS", "SKIP"):
+                problems.append(f"{kernel}: case {st}: {name}")
+        if boot is None:
+            problems.append(f"{kernel}: no boot-to-verdict line in the serial log")
+
+    # The contract cases: what each kernel answered, case by case.
+    cases = sorted(set(data["base"][1]) | set(data["patched"][1]))
+    diffs = []
+    matrix = collections.defaultdict(lambda: collections.defaultdict(
+        lambda: {k: collections.Counter() for k in KERNELS}))
+    columns = collections.defaultdict(list)
+    for case in cases:
+        got = {k: (data[k][1][case]["got"] if case in data[k][1] else "missing") for k in KERNELS}
+        if got["base"] != got["patched"]:
+            diffs.append((case, got["base"], got["patched"]))
+        m = NAME.match(case)
+        if not m:
+            continue
+        d = data["patched"][1].get(case) or data["base"][1][case]
+        col = f"{m['entry']} {m['mode']}"
+        if col not in columns[m["abi"]]:
+            columns[m["abi"]].append(col)
+        for k in KERNELS:
+            matrix[m["abi"]][(row_of(m["sec"], d["cls"]), col)][k][got[k]] += 1
+    for case, b, p in diffs:
+        problems.append(f"differs: {case}: base {b}, patched {p}")
+
+    out = ["# Integration boot: baseline 6.12 vs patched", ""]
+    verdict = "PASS" if not problems else "FAIL"
+    out += [f"**Verdict: {verdict}**", ""]
+    out += ["| kernel | cases | passed | skipped | not ok | contract cases | boot-to-verdict |",
+            "|---|---|---|---|---|---|---|"]
+    for k in KERNELS:
+        statuses, diags, boot = data[k]
+        c = collections.Counter(statuses.values())
+        bad = len(statuses) - c["PASS"] - c["SKIP"]
+        bt = f"{boot:.2f} s" if boot is not None else "missing"
+        out.append(f"| {k} | {len(statuses)} | {c['PASS']} | {c['SKIP']} | {bad} | {len(diags)} | {bt} |")
+    out += ["", f"Differences between the kernels: {len(diffs)}", ""]
+    if diffs:
+        out += ["| case | base | patched |", "|---|---|---|"]
+        out += [f"| {c} | {b} | {p} |" for c, b, p in diffs]
+        out.append("")
+    out += ["## Semantics matrix", "",
+            "Rows: the input classes of the boundary table (class as the ABI delivers the",
+            "value to the kernel, and the tv_sec group). Cells: baseline / patched, each as",
+            "outcome and number of cases; `proceeds` means the call went on to its normal",
+            "outcome (slept, EAGAIN on a mismatching futex value, EDEADLK on our own PI",
+            "lock, a timer armed).", ""]
+    for abi in sorted(columns):
+        cols = columns[abi]
+        rows = sorted({r for (r, _) in matrix[abi]})
+        out += [f"### {abi}", "", "| input class | " + " | ".join(cols) + " |",
+                "|---|" + "---|" * len(cols)]
+        for r in rows:
+            cells = []
+            for col in cols:
+                v = matrix[abi].get((r, col))
+                cells.append(f"{cell(v['base'])} / {cell(v['patched'])}" if v else "")
+            out.append(f"| {r} | " + " | ".join(cells) + " |")
+        out.append("")
+    others = sorted({n.split("/")[0] for n in names if not NAME.match(n.split("/")[-1])})
+    if others:
+        out += ["## Other guest tests", "", "| program | base | patched |", "|---|---|---|"]
+        for prog in others:
+            row = []
+            for k in KERNELS:
+                c = collections.Counter(s for n, s in data[k][0].items() if n.split("/")[0] == prog)
+                row.append(cell(c))
+            out.append(f"| {prog} | {row[0]} | {row[1]} |")
+        out.append("")
+    if problems:
+        out += ["## Problems", ""] + [f"- {p}" for p in problems] + [""]
+
+    path = os.path.join(results, "report.md")
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+    for p in problems[:200]:
+        print(f"error: {p}", file=sys.stderr)
+    if len(problems) > 200:
+        print(f"error: ... and {len(problems) - 200} more, see {path}", file=sys.stderr)
+    n = len(data["patched"][1])
+    print(f"report: {verdict}: {n} contract cases, {len(diffs)} differences, "
+          f"{len(problems)} problems")
+    print(path)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
