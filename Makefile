@@ -13,7 +13,7 @@ S := scripts
 RESULTS = $$(. $(S)/lib.sh && echo "$$TS_RESULTS")
 
 .PHONY: all test deps tree kunit guest initramfs initramfs-bench boot report \
-	check kunit-sanitizers bench help clean-work
+	check kunit-sanitizers bench cover-letter help clean-work
 
 all: kunit report
 
@@ -53,6 +53,10 @@ kunit-sanitizers: tree
 
 bench: guest initramfs-bench
 	@$(S)/bench.sh
+
+# patches/0000-cover-letter.patch, with the figures of the runs above.
+cover-letter: kunit report bench
+	@$(S)/cover-letter.py
 
 help:
 	@sed -n '1,/^$$/p' Makefile
