@@ -34,11 +34,20 @@ def flatten(group, path=()):
         yield from flatten(sub, path + (sub["name"],))
 
 
-def load(results, kernel):
+def load(results, kernel, problems):
+    """Statuses from kunit.py's JSON, answers and boot time from the log.
+
+    A missing JSON (the parser gave up on a broken log) is a problem, not
+    the end: the answers in the serial log can still be compared.
+    """
     base = os.path.join(results, kernel)
+    statuses = {}
     try:
         with open(os.path.join(base, "results.json")) as f:
             statuses = dict(("/".join(p), s) for p, s in flatten(json.load(f)))
+    except (OSError, ValueError) as e:
+        problems.append(f"{kernel}: no usable kunit.py JSON: {e}")
+    try:
         with open(os.path.join(base, "serial.log"), errors="replace") as f:
             log = f.read().splitlines()
     except OSError as e:
@@ -68,18 +77,19 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[0])
     results = sys.argv[1]
-    data = {k: load(results, k) for k in KERNELS}
     problems = []
+    data = {k: load(results, k, problems) for k in KERNELS}
 
     # Every case of either kernel, by its full path in the KTAP tree.
     names = sorted(set(data["base"][0]) | set(data["patched"][0]))
     for kernel in KERNELS:
         statuses, _, boot = data[kernel]
+        missing = [n for n in names if n not in statuses]
+        if statuses and missing:
+            problems.append(f"{kernel}: {len(missing)} cases missing, the first: {missing[0]}")
         for name in names:
             st = statuses.get(name)
-            if st is None:
-                problems.append(f"{kernel}: case missing: {name}")
-            elif st not in ("PASS", "SKIP"):
+            if st is not None and st not in ("PASS", "SKIP"):
                 problems.append(f"{kernel}: case {st}: {name}")
         if boot is None:
             problems.append(f"{kernel}: no boot-to-verdict line in the serial log")
@@ -103,8 +113,10 @@ def main():
             columns[m["abi"]].append(col)
         for k in KERNELS:
             matrix[m["abi"]][(row_of(m["sec"], d["cls"]), col)][k][got[k]] += 1
-    for case, b, p in diffs:
-        problems.append(f"differs: {case}: base {b}, patched {p}")
+    # Differences first, answers before absences: they name the entry points
+    # and inputs that changed.
+    diffs.sort(key=lambda d: ("missing" in d[1:], d[0]))
+    problems[:0] = [f"differs: {case}: base {b}, patched {p}" for case, b, p in diffs]
 
     out = ["# Integration boot: baseline 6.12 vs patched", ""]
     verdict = "PASS" if not problems else "FAIL"
