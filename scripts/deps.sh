@@ -5,7 +5,7 @@ set -euo pipefail
 
 pkgs=(linux-source-6.12 qemu-system-x86 qemu-system-data gcc gcc-multilib make
       flex bison bc libelf-dev libssl-dev cpio python3 xz-utils git rsync
-      sparse coccinelle)
+      sparse coccinelle python3-ply python3-git)
 
 missing=()
 for p in "${pkgs[@]}"; do
