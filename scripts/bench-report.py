@@ -4,9 +4,10 @@
 Turn one `make bench` run into a table, BENCH_DIR/bench.md, and print it.
 
 Reads BENCH_DIR/bloat-o-meter.txt (scripts/bloat-o-meter, base vmlinux vs
-patched vmlinux of the integration config) and BENCH_DIR/<kernel>/serial.log
-for kernel in base, patched (lines "# bench <entry> <path> ns/call: r1 r2 ...",
-printed by qemu-config/bench.c in the guest).
+patched vmlinux of the integration config) and every round's serial log,
+BENCH_DIR/<kernel>/serial-<round>.log for kernel in base, patched (lines
+"# bench <entry> <path> ns/call: r1 r2 ...", printed by qemu-config/bench.c in
+the guest); the repeats of all rounds are pooled.
 
 For each entry point and path: the median ns/call of each kernel, and the
 ratio patched/baseline as min-median-max over the patched repeats (each
@@ -14,6 +15,7 @@ divided by the baseline median), next to the baseline's own spread (each
 baseline repeat divided by its median). Fails if a line is missing or a
 kernel has fewer than 5 repeats.
 """
+import glob
 import os
 import re
 import statistics
@@ -22,13 +24,18 @@ import sys
 LINE = re.compile(r"#\s*bench (?P<entry>\S+) (?P<path>\S+) ns/call:(?P<vals>(?: \d+)+)\s*$")
 
 
-def load(path):
+def load(kdir):
     runs = {}
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = LINE.search(line)
-            if m:
-                runs[(m["entry"], m["path"])] = [int(v) for v in m["vals"].split()]
+    logs = sorted(glob.glob(os.path.join(kdir, "serial-*.log")))
+    if not logs:
+        sys.exit(f"error: no serial-<round>.log in {kdir}")
+    for path in logs:
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = LINE.search(line)
+                if m:
+                    runs.setdefault((m["entry"], m["path"]), []).extend(
+                        int(v) for v in m["vals"].split())
     return runs
 
 
@@ -41,8 +48,8 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[0])
     d = sys.argv[1]
-    base = load(os.path.join(d, "base", "serial.log"))
-    patched = load(os.path.join(d, "patched", "serial.log"))
+    base = load(os.path.join(d, "base"))
+    patched = load(os.path.join(d, "patched"))
     keys = sorted(set(base) | set(patched))
     errors = []
     out = ["# Cost of the series against 6.12", "",
