@@ -20,7 +20,7 @@ pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
 
 # The patches of the series, in order; comments and blank lines skipped.
 series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series_file" | grep -v '^$' || true
+	awk '{ sub(/#.*/, ""); gsub(/[ \t]+$/, "") } NF' "$series_file"
 }
 
 extract() {
@@ -81,10 +81,13 @@ else
 	git -C "$TS_SRC" diff --name-only "$TS_BASE_TAG" HEAD | while read -r f; do
 		[ -e "$TS_SRC/$f" ] || continue
 		printf '%s %s %s\n' "$(git -C "$TS_SRC" hash-object "$f")" \
-			"$(stat -c %Y.%y "$TS_SRC/$f" | sed 's/^\([0-9]*\)\..*\.\([0-9]*\) .*/\1.\2/')" "$f"
+			"$(stat -c %.9Y "$TS_SRC/$f")" "$f"
 	done > "$saved"
 
-	git -C "$TS_SRC" am --abort >/dev/null 2>&1 || true # no am in progress is fine
+	# An earlier run may have stopped inside git am.
+	if [ -d "$(git -C "$TS_SRC" rev-parse --path-format=absolute --git-path rebase-apply)" ]; then
+		git -C "$TS_SRC" am --abort
+	fi
 	git -C "$TS_SRC" reset -q --hard "$TS_BASE_TAG"
 	git -C "$TS_SRC" clean -q -fdx -e /.git >/dev/null
 	n=0
@@ -92,7 +95,7 @@ else
 		n=$((n + 1))
 		if ! git -C "$TS_SRC" am -q --whitespace=nowarn "$TS_REPO/patches/$p" >"$TS_WORK/am.log" 2>&1; then
 			cat "$TS_WORK/am.log" >&2
-			git -C "$TS_SRC" am --abort >/dev/null 2>&1 || true # best effort after the failure
+			git -C "$TS_SRC" am --abort
 			die "patch $n ($p) does not apply to linux-source-6.12 $pkgver"
 		fi
 	done < <(series_patches)
