@@ -64,10 +64,12 @@ fi
 
 # Our own count: every plan of the log against the results kunit.py found.
 summary_rc=0
-python3 - "$log" "$json" "$kernel" "$wall" <<'PY' || summary_rc=$?
-import json, os, re, sys
+python3 - "$log" "$json" "$kernel" "$wall" "$TS_REPO/scripts" <<'PY' || summary_rc=$?
+import os, re, sys
 
-log, json_path, kernel, wall = sys.argv[1:]
+log, json_path, kernel, wall, scripts = sys.argv[1:]
+sys.path.insert(0, scripts)
+import kunit_json
 lines = [l.rstrip("\r\n") for l in open(log, errors="replace")]
 errors = []
 
@@ -112,17 +114,12 @@ if verdict_time is None:
 
 # Leaves per program in kunit.py's JSON against the nested plans.
 cases = {}
-def leaves(group):
-    out = [c["status"] for c in group.get("test_cases", [])]
-    for sub in group.get("sub_groups", []):
-        out += leaves(sub)
-    return out
 if os.path.exists(json_path):
-    data = json.load(open(json_path))
-    for sub in data.get("sub_groups", []):
-        cases[sub["name"]] = leaves(sub)
-    for c in data.get("test_cases", []):  # programs without nested output
-        cases.setdefault(c["name"], [])
+    for path, status in kunit_json.load(json_path):
+        if len(path) == 1:  # a program without nested output
+            cases.setdefault(path[0], [])
+        else:
+            cases.setdefault(path[0], []).append(status)
     for status, num, name, skip in results:
         got = cases.get(name)
         want = nested_plan.get(name)

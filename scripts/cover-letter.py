@@ -8,11 +8,12 @@ filled in: @KUNIT@ (results/kunit-plain/results.json), @CASES@ and @DIFFS@
 (results/tests/report.md), @BLOAT@ and @RATIOS@ (results/bench/bench.md, as
 `make bench` printed it). Fails if any of them is missing.
 """
-import json
 import os
 import re
 import subprocess
 import sys
+
+import kunit_json
 
 
 def env():
@@ -20,13 +21,6 @@ def env():
                           "echo \"$TS_RESULTS\" && echo \"$TS_BASE_TAG\""],
                          check=True, capture_output=True, text=True).stdout.split("\n")
     return out[0], out[1], out[2]
-
-
-def kunit_rows(path):
-    def walk(g):
-        return len(g.get("test_cases", [])) + sum(walk(s) for s in g.get("sub_groups", []))
-    with open(path) as f:
-        return walk(json.load(f))
 
 
 def main():
@@ -54,7 +48,7 @@ def main():
     if not ratios:
         sys.exit("error: no cost rows in results/bench/bench.md")
     fill = {
-        "@KUNIT@": str(kunit_rows(os.path.join(results, "kunit-plain", "results.json"))),
+        "@KUNIT@": str(len(kunit_json.load(os.path.join(results, "kunit-plain", "results.json")))),
         "@CASES@": m.group(1),
         "@DIFFS@": d.group(1),
         "@BLOAT@": "\n".join("     " + ln for ln in bloat_lines),

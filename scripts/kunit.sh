@@ -43,18 +43,15 @@ grep -E '\[(FAILED|CRASHED)\]' "$results/kunit.log" >&2 || [ $? -eq 1 ]
 [ "$rc" -eq 0 ] || die "kunit.py run ($variant) failed (exit $rc): see $results/kunit.log"
 
 # Count what ran from the JSON, and insist that nothing is missing.
-python3 - "$results/results.json" "$min_params" <<'PY'
-import json, sys
-data = json.load(open(sys.argv[1]))
+python3 - "$results/results.json" "$min_params" "$TS_REPO/scripts" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[3])
+import kunit_json
 counts = {}
-def walk(group, path):
-    for case in group.get("test_cases", []):
-        counts[case["status"]] = counts.get(case["status"], 0) + 1
-        if case["status"] != "PASS":
-            print(f"error: KUnit row {path}.{case['name']}: {case['status']}", file=sys.stderr)
-    for sub in group.get("sub_groups", []):
-        walk(sub, f"{path}.{sub['name']}" if path else sub["name"])
-walk(data, "")
+for path, status in kunit_json.load(sys.argv[1]):
+    counts[status] = counts.get(status, 0) + 1
+    if status != "PASS":
+        print(f"error: KUnit row {'.'.join(path)}: {status}", file=sys.stderr)
 total = sum(counts.values())
 bad = total - counts.get("PASS", 0)
 print(f"kunit: {total} rows in all")

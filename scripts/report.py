@@ -13,10 +13,11 @@ Fails (exit 1) when a case is not ok or missing on either kernel, or when the
 two kernels answer any case differently; each such case is named.
 """
 import collections
-import json
 import os
 import re
 import sys
+
+import kunit_json
 
 KERNELS = ("base", "patched")
 DIAG = re.compile(r"#\s*(?P<name>\S.*?): class=(?P<cls>\S+) expected=(?P<exp>\S+) got=(?P<got>\S+)\s*$")
@@ -24,14 +25,6 @@ BOOT = re.compile(r"#\s*boot-to-verdict:\s*(?P<s>[0-9.]+)\s*s")
 NAME = re.compile(r"^(?P<abi>\S+) (?P<entry>\S+) (?P<mode>\S+) sec=(?P<sec>\S+) nsec=(?P<nsec>\S+)$")
 NEGATIVE = {"S64_MIN", "INT_MIN", "-1"}
 HUGE = {"KTIME_SEC_MAX-1", "KTIME_SEC_MAX", "S64_MAX"}
-
-
-def flatten(group, path=()):
-    """Yield (path, status) for every leaf case of kunit.py's JSON."""
-    for case in group.get("test_cases", []):
-        yield path + (case["name"],), case["status"]
-    for sub in group.get("sub_groups", []):
-        yield from flatten(sub, path + (sub["name"],))
 
 
 def load(results, kernel, problems):
@@ -43,8 +36,8 @@ def load(results, kernel, problems):
     base = os.path.join(results, kernel)
     statuses = {}
     try:
-        with open(os.path.join(base, "results.json")) as f:
-            statuses = dict(("/".join(p), s) for p, s in flatten(json.load(f)))
+        statuses = dict(("/".join(p), s)
+                        for p, s in kunit_json.load(os.path.join(base, "results.json")))
     except (OSError, ValueError) as e:
         problems.append(f"{kernel}: no usable kunit.py JSON: {e}")
     try:
