@@ -4,8 +4,9 @@
 #        -> guest (base and patched kernels, initramfs) -> boot -> report
 #
 # `make` is the main job and `make test` what CI runs (.ci/run): both run the
-# whole flow.  `make check` (review checks) and `make bench` (cost) are for
-# reviewers.  Build products live outside the repository, in $TS_WORK
+# whole flow.  `make check` (review checks, and `make head`: the series
+# without its tail against 6.12) and `make bench` (cost) are for reviewers;
+# CI runs `make check` too.  Build products live outside the repository, in $TS_WORK
 # (default ~/.cache/timespec-sanity; see scripts/lib.sh).
 
 SHELL := /bin/bash
@@ -13,7 +14,7 @@ S := scripts
 RESULTS = $$(. $(S)/lib.sh && echo "$$TS_RESULTS")
 
 .PHONY: all test deps tree kunit guest initramfs initramfs-bench boot report \
-	check kunit-sanitizers bench cover-letter help clean-work
+	check kunit-sanitizers head bench cover-letter help clean-work
 
 all: kunit report
 
@@ -45,11 +46,16 @@ boot: guest initramfs
 
 report: boot
 
-check: tree kunit-sanitizers
+check: tree kunit-sanitizers head
 	@$(S)/check.sh
 
 kunit-sanitizers: tree
 	@$(S)/kunit.sh sanitizers
+
+# The patches above "# tail:" in patches/series, booted against 6.12: no
+# difference allowed.
+head: tree
+	@$(S)/head.sh
 
 bench: guest initramfs-bench
 	@$(S)/bench.sh

@@ -9,18 +9,24 @@ tree's `kunit.py parse --json` of the serial log: the authoritative status of
 every case) and RESULTS_DIR/<kernel>/serial.log (the per-case diagnostic lines
 "# <case>: class=<c> expected=<e> got=<g>" and "# boot-to-verdict: <s> s").
 
-Fails (exit 1) when a case is not ok or missing on either kernel, or when the
-two kernels answer any case differently; each such case is named.
+The two kernels must answer every case alike, except the cases that the
+rules of patches/intended-differences (scripts/intended.py) cover: those
+must differ, with exactly the outcomes the rule gives, and on the base
+kernel they are the only cases allowed to fail the contract.
+
+Fails (exit 1) when a case is not ok or missing where no rule allows it,
+when the kernels differ on a case no rule covers, or when a covered case
+does not show its intended difference; each such case is named.
 """
 import collections
 import os
 import re
 import sys
 
+import intended
 import kunit_json
 
 KERNELS = ("base", "patched")
-DIAG = re.compile(r"#\s*(?P<name>\S.*?): class=(?P<cls>\S+) expected=(?P<exp>\S+) got=(?P<got>\S+)\s*$")
 BOOT = re.compile(r"#\s*boot-to-verdict:\s*(?P<s>[0-9.]+)\s*s")
 NAME = re.compile(r"^(?P<abi>\S+) (?P<entry>\S+) (?P<mode>\S+) sec=(?P<sec>\S+) nsec=(?P<nsec>\S+)$")
 NEGATIVE = {"S64_MIN", "INT_MIN", "-1"}
@@ -47,9 +53,9 @@ def load(results, kernel, problems):
         sys.exit(f"error: {kernel} kernel: {e}")
     diags, boot = {}, None
     for line in log:
-        m = DIAG.search(line)
-        if m:
-            diags[m["name"]] = m
+        d = intended.diag(line)
+        if d:
+            diags[d["name"]] = d
         m = BOOT.search(line)
         if m:
             boot = float(m["s"])
@@ -72,30 +78,61 @@ def main():
     results = sys.argv[1]
     problems = []
     data = {k: load(results, k, problems) for k in KERNELS}
+    try:
+        rules = intended.load()
+    except (OSError, ValueError) as e:
+        sys.exit(f"error: {e}")
 
-    # Every case of either kernel, by its full path in the KTAP tree.
+    def rule_of(case):
+        """The intended-differences rule of a contract case, or None."""
+        d = data["patched"][1].get(case) or data["base"][1].get(case)
+        if d is None:
+            return None
+        try:
+            return intended.rule_for(rules, case, d)
+        except ValueError as e:
+            problems.append(str(e))
+            return None
+
+    # Every case of either kernel, by its full path in the KTAP tree.  On
+    # the base kernel, a case that a rule covers fails the contract: allowed
+    # when it answered what the rule says 6.12 answers.
     names = sorted(set(data["base"][0]) | set(data["patched"][0]))
     for kernel in KERNELS:
-        statuses, _, boot = data[kernel]
+        statuses, diags, boot = data[kernel]
         missing = [n for n in names if n not in statuses]
         if statuses and missing:
             problems.append(f"{kernel}: {len(missing)} cases missing, the first: {missing[0]}")
         for name in names:
             st = statuses.get(name)
-            if st is not None and st not in ("PASS", "SKIP"):
+            if st is None or st in ("PASS", "SKIP"):
+                continue
+            leaf = name.split("/")[-1]
+            r = rule_of(leaf) if kernel == "base" else None
+            if r is None or diags.get(leaf, {}).get("got") != r.base:
                 problems.append(f"{kernel}: case {st}: {name}")
         if boot is None:
             problems.append(f"{kernel}: no boot-to-verdict line in the serial log")
 
     # The contract cases: what each kernel answered, case by case.
     cases = sorted(set(data["base"][1]) | set(data["patched"][1]))
-    diffs = []
+    diffs, wanted = [], []
+    by_rule = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
     matrix = collections.defaultdict(lambda: collections.defaultdict(
         lambda: {k: collections.Counter() for k in KERNELS}))
     columns = collections.defaultdict(list)
     for case in cases:
         got = {k: (data[k][1][case]["got"] if case in data[k][1] else "missing") for k in KERNELS}
-        if got["base"] != got["patched"]:
+        r = rule_of(case)
+        if r is not None:
+            wanted.append((case, got["base"], got["patched"], r))
+            m = NAME.match(case)
+            by_rule[r][(m["abi"], m["entry"], m["mode"])][(got["base"], got["patched"])] += 1
+            if (got["base"], got["patched"]) != (r.base, r.patched):
+                problems.append(f"intended difference not seen: {case}: base {got['base']}, "
+                                f"patched {got['patched']}; {r.where} wants base {r.base}, "
+                                f"patched {r.patched}")
+        elif got["base"] != got["patched"]:
             diffs.append((case, got["base"], got["patched"]))
         m = NAME.match(case)
         if not m:
@@ -109,7 +146,11 @@ def main():
     # Differences first, answers before absences: they name the entry points
     # and inputs that changed.
     diffs.sort(key=lambda d: ("missing" in d[1:], d[0]))
-    problems[:0] = [f"differs: {case}: base {b}, patched {p}" for case, b, p in diffs]
+    problems[:0] = [f"differs, and no rule of patches/intended-differences covers it: {case}: "
+                    f"base {b}, patched {p}" for case, b, p in diffs]
+    for r in rules:
+        if r not in by_rule:
+            problems.append(f"{r.where}: the rule covers no case that the kernels ran")
 
     out = ["# Integration boot: baseline 6.12 vs patched", ""]
     verdict = "PASS" if not problems else "FAIL"
@@ -122,11 +163,32 @@ def main():
         bad = len(statuses) - c["PASS"] - c["SKIP"]
         bt = f"{boot:.2f} s" if boot is not None else "missing"
         out.append(f"| {k} | {len(statuses)} | {c['PASS']} | {c['SKIP']} | {bad} | {len(diags)} | {bt} |")
-    out += ["", f"Differences between the kernels: {len(diffs)}", ""]
+    seen = sum(1 for c, b, p, r in wanted if (b, p) == (r.base, r.patched))
+    out += ["", f"Differences between the kernels: {len(diffs) + seen}, "
+            f"of them intended: {seen} of the {len(wanted)} cases that "
+            "patches/intended-differences lists; not intended: "
+            f"{len(diffs)}", ""]
     if diffs:
-        out += ["| case | base | patched |", "|---|---|---|"]
+        out += ["### Differences that no rule covers", "",
+                "| case | base | patched |", "|---|---|---|"]
         out += [f"| {c} | {b} | {p} |" for c, b, p in diffs]
         out.append("")
+    if wanted:
+        out += ["## Intended differences", "",
+                "The cases of each rule of patches/intended-differences, before (6.12) and",
+                "after (patched), as entry point and mode, with the number of cases.", ""]
+        for r in rules:
+            out += [f"### {r.entry} {r.mode}: {r.inputs} ({r.patch})", "",
+                    f"Wanted: base {r.base}, patched {r.patched}.", "",
+                    "| ABI | entry point | mode | cases | base -> patched |", "|---|---|---|---|---|"]
+            for (abi, entry, mode), c in sorted(by_rule.get(r, {}).items()):
+                out.append(f"| {abi} | {entry} | {mode} | {sum(c.values())} | "
+                           + ", ".join(f"{b} -> {p}: {n}" for (b, p), n in sorted(c.items())) + " |")
+            out.append("")
+        out += ["<details><summary>Every intended case</summary>", "",
+                "| case | base | patched |", "|---|---|---|"]
+        out += [f"| {c} | {b} | {p} |" for c, b, p, r in wanted]
+        out += ["", "</details>", ""]
     out += ["## Semantics matrix", "",
             "Rows: the input classes of the boundary table (class as the ABI delivers the",
             "value to the kernel, and the tv_sec group). Cells: baseline / patched, each as",
@@ -166,8 +228,8 @@ def main():
     if len(problems) > 200:
         print(f"error: ... and {len(problems) - 200} more, see {path}", file=sys.stderr)
     n = len(data["patched"][1])
-    print(f"report: {verdict}: {n} contract cases, {len(diffs)} differences, "
-          f"{len(problems)} problems")
+    print(f"report: {verdict}: {n} contract cases, {seen} intended differences "
+          f"(of {len(wanted)} listed), {len(diffs)} not intended, {len(problems)} problems")
     print(path)
     return 1 if problems else 0
 
