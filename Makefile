@@ -2,6 +2,7 @@
 #
 #   deps -> tree (extract 6.12, git am patches/series) -> kunit
 #        -> guest (base and patched kernels, initramfs) -> boot -> report
+#   tree -> audit (spatch: how every syscall timeout is checked; docs/audit.md)
 #
 # `make` is the main job and `make test` what CI runs (.ci/run): both run the
 # whole flow.  `make check` (review checks, and `make head`: the series
@@ -14,7 +15,7 @@ S := scripts
 RESULTS = $$(. $(S)/lib.sh && echo "$$TS_RESULTS")
 
 .PHONY: all test deps tree kunit guest initramfs initramfs-bench boot report \
-	check kunit-sanitizers head bench cover-letter help clean-work
+	check kunit-sanitizers head bench cover-letter audit help clean-work
 
 all: kunit report
 
@@ -63,6 +64,9 @@ bench: guest initramfs-bench
 # patches/0000-cover-letter.patch, with the figures of the runs above.
 cover-letter: kunit report bench
 	@$(S)/cover-letter.py
+
+audit: tree
+	@$(S)/audit.sh --strict
 
 help:
 	@sed -n '1,/^$$/p' Makefile
