@@ -60,7 +60,8 @@ parse_rc=0
 python3 "$TS_SRC/tools/testing/kunit/kunit.py" parse --json="$json" "$log" \
 	>"$results/parse.log" 2>&1 || parse_rc=$?
 # kunit.py parse exits non-zero for any failed case, the base kernel's
-# intended ones too: with a JSON, the cases are judged below, one by one.
+# intended ones too: with a JSON, the cases are judged below, one by one,
+# and a non-zero exit stands only where intended failures explain it.
 if [ "$parse_rc" -ne 0 ]; then
 	echo "$kernel boot: kunit.py parse exited $parse_rc; its first failures:" >&2
 	grep -m 20 -E '\[(FAILED|CRASHED|ERROR)\]' "$results/parse.log" >&2 || [ $? -eq 1 ]
@@ -70,10 +71,10 @@ fi
 
 # Our own count: every plan of the log against the results kunit.py found.
 summary_rc=0
-python3 - "$log" "$json" "$kernel" "$wall" "$TS_REPO/scripts" "$rc" <<'PY' || summary_rc=$?
+python3 - "$log" "$json" "$kernel" "$wall" "$TS_REPO/scripts" "$rc" "$parse_rc" <<'PY' || summary_rc=$?
 import os, re, sys
 
-log, json_path, kernel, wall, scripts, qemu_rc = sys.argv[1:]
+log, json_path, kernel, wall, scripts, qemu_rc, parse_rc = sys.argv[1:]
 sys.path.insert(0, scripts)
 import intended
 import kunit_json
@@ -157,6 +158,8 @@ if os.path.exists(json_path):
                           f"the first: {unexpected[0]}")
         elif status != "ok" and not bad:
             errors.append(f"program {name}: not ok, but none of its cases failed")
+if parse_rc != "0" and not expected_fail:
+    errors.append(f"kunit.py parse exited {parse_rc}, and no intended difference explains it")
 if failed_programs and qemu_rc != "3":
     errors.append(f"programs failed but QEMU exited {qemu_rc}, not 3")
 if qemu_rc == "3" and not failed_programs:
