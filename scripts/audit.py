@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# usage: scripts/audit.py --src DIR --cocci FILE --cocci-origin TEXT
+# usage: scripts/audit.py --src DIR --cocci FILE --cocci-origin TEXT --base-tag TAG
 #                         --macros FILE --out FILE [--doc FILE] [--strict]
 # The analysis half of scripts/audit.sh (which picks the semantic patch and
 # builds the macro file; run that, not this).  Python 3 standard library only.
@@ -423,6 +423,7 @@ def main():
     ap.add_argument('--src', required=True)
     ap.add_argument('--cocci', required=True)
     ap.add_argument('--cocci-origin', required=True)
+    ap.add_argument('--base-tag', required=True)
     ap.add_argument('--macros', required=True)
     ap.add_argument('--out', required=True)
     ap.add_argument('--doc')
@@ -490,9 +491,14 @@ def main():
         (timeout if r['timeout'] else other).append(r)
 
     bad = [r for r in timeout if r['consistent'] == 'no']
-    src_head = subprocess.run(['git', '-C', a.src, 'log', '-1',
-                               '--format=%h %s'], capture_output=True,
-                              text=True).stdout.strip()
+    # Named by its content, not by a hash that every `git am` changes.
+    n_patches = subprocess.run(['git', '-C', a.src, 'rev-list', '--count',
+                                a.base_tag + '..HEAD'], capture_output=True,
+                               text=True, check=True).stdout.strip()
+    last = subprocess.run(['git', '-C', a.src, 'log', '-1', '--format=%s'],
+                          capture_output=True, text=True,
+                          check=True).stdout.strip()
+    src_head = '%s + %s patches, the last: %s' % (a.base_tag, n_patches, last)
     dirty = subprocess.run(['git', '-C', a.src, 'status', '--porcelain',
                             '--untracked-files=no'], capture_output=True,
                            text=True).stdout.splitlines()

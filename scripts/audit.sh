@@ -88,7 +88,7 @@ mkdir -p "$TS_RESULTS/audit"
 start=$(date +%s)
 rc=0
 "$TS_REPO/scripts/audit.py" --src "$TS_SRC" --cocci "$cocci" \
-	--cocci-origin "$origin" --macros "$macros" \
+	--cocci-origin "$origin" --base-tag "$TS_BASE_TAG" --macros "$macros" \
 	--out "$TS_RESULTS/audit/audit.md" --dirs "$TS_AUDIT_DIRS" \
 	--graph-dirs "$TS_AUDIT_GRAPH_DIRS" --jobs "${TS_AUDIT_JOBS:-2}" \
 	"${strict[@]}" "${doc[@]}" || rc=$?
