@@ -73,7 +73,7 @@ touch "$passed"
 exec 9>"$state/check.lock"
 flock -n 9 || die "another scripts/check.sh holds $state/check.lock"
 
-mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series_file" | grep -v '^$' || [ $? -eq 1 ])
+mapfile -t patches < <(series_patches "$series_file")
 n_patches=${#patches[@]}
 [ "$n_patches" -gt 0 ] || die "$series_file lists no patch"
 for p in "${patches[@]}"; do

@@ -18,9 +18,9 @@ series_file=$TS_REPO/patches/series
 [ -d "$TS_SRC/.git" ] || die "$TS_SRC is not a git tree (run scripts/tree.sh)"
 
 # Patches before the "# tail:" line, and in all.
-read -r head total < <(awk '/^# tail:/ && !t { t = NR } { sub(/#.*/, ""); gsub(/[ \t]+$/, "") }
-	NF { n++; if (!t) h++ } END { print (t ? h : -1), n }' "$series_file")
-[ "$head" -ge 0 ] || die "$series_file has no '# tail:' line: no tail to leave out"
+grep -q '^# tail:' "$series_file" || die "$series_file has no '# tail:' line: no tail to leave out"
+head=$(series_patches "$series_file" head | wc -l)
+total=$(series_patches "$series_file" | wc -l)
 [ "$head" -lt "$total" ] || die "$series_file: the tail after '# tail:' is empty"
 applied=$(git -C "$TS_SRC" rev-list --count "$TS_BASE_TAG"..HEAD)
 [ "$applied" -eq "$total" ] ||

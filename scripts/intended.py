@@ -17,7 +17,7 @@ OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq,
        ">=": operator.ge, ">": operator.gt}
 COND = re.compile(r"(?P<field>sec|nsec)(?P<op><=|>=|==|<|>)(?P<n>-?\d+)$")
 # A case name: "<abi> <entry> <mode> sec=<name> nsec=<name>".
-NAME = re.compile(r"^(?P<abi>\S+) (?P<entry>\S+) (?P<mode>\S+) sec=\S+ nsec=\S+$")
+NAME = re.compile(r"^(?P<abi>\S+) (?P<entry>\S+) (?P<mode>\S+) sec=(?P<sec>\S+) nsec=(?P<nsec>\S+)$")
 # timeout_classes' diagnostic line of a case (kernel_* since issue 5).
 DIAG = re.compile(r"#\s*(?P<name>\S.*?):"
                   r"(?: kernel_sec=(?P<sec>-?\d+) kernel_nsec=(?P<nsec>-?\d+))?"
@@ -88,3 +88,11 @@ def rule_for(rules, name, case):
     if len(hits) > 1:
         raise ValueError(f"case '{name}' is covered by more than one rule: {hits[0].where}, {hits[1].where}")
     return hits[0] if hits else None
+
+
+def fails_by_design(rules, case):
+    """True if a rule covers the case (a dict as diag() returns) and the
+    case answered what the rule says 6.12 answers: on the base kernel, such
+    a case fails the contract on purpose."""
+    r = rule_for(rules, case["name"], case)
+    return r is not None and case["got"] == r.base

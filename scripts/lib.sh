@@ -14,6 +14,14 @@ TS_JOBS=${TS_JOBS:-$(nproc)}
 # One kernel build at a time on this machine: every build takes this lock.
 TS_BUILD_LOCK=${TS_BUILD_LOCK:-$TS_WORK/build.lock}
 
+# series_patches FILE [head]: the patches a series file lists, in order
+# (comments and blank lines skipped); with "head", only those above its
+# "# tail:" line (patches/series).
+series_patches() {
+	awk -v head="${2:-}" 'head && /^# tail:/ { exit }
+		{ sub(/#.*/, ""); gsub(/[ \t]+$/, "") } NF' "$1"
+}
+
 die() {
 	echo "error: $*" >&2
 	exit 1

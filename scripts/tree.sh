@@ -18,11 +18,6 @@ series_file=$TS_REPO/patches/series
 pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
 	die "package linux-source-6.12 is not installed"
 
-# The patches of the series, in order; comments and blank lines skipped.
-series_patches() {
-	awk '{ sub(/#.*/, ""); gsub(/[ \t]+$/, "") } NF' "$series_file"
-}
-
 extract() {
 	local tmp=$TS_WORK/src.tmp
 	log "extracting $TS_TARBALL (linux-source-6.12 $pkgver) into $TS_SRC"
@@ -61,14 +56,14 @@ echo "tree: linux-source-6.12 $pkgver, Linux $kver, in $TS_SRC"
 # The state of the series: the content of every listed patch, in order.
 stamp=$(
 	cd "$TS_REPO/patches"
-	series_patches | while read -r p; do
+	series_patches "$series_file" | while read -r p; do
 		[ -r "$p" ] || { echo "missing:$p"; continue; }
 		sha256sum "$p"
 	done | sha256sum | cut -d' ' -f1
 )
 while read -r p; do
 	[ -r "$TS_REPO/patches/$p" ] || die "patch $p is listed in patches/series but does not exist"
-done < <(series_patches)
+done < <(series_patches "$series_file")
 
 stamp_file=$TS_WORK/series.stamp
 if [ -r "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] &&
@@ -98,7 +93,7 @@ else
 			git -C "$TS_SRC" am --abort
 			die "patch $n ($p) does not apply to linux-source-6.12 $pkgver"
 		fi
-	done < <(series_patches)
+	done < <(series_patches "$series_file")
 
 	# Unchanged content keeps its old mtime, so make does not rebuild it.
 	while read -r blob mtime f; do
