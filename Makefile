@@ -3,11 +3,14 @@
 #   deps -> tree (extract 6.12, git am patches/series) -> kunit
 #        -> guest (base and patched kernels, initramfs) -> boot -> report
 #   tree -> audit (spatch: how every syscall timeout is checked; docs/audit.md)
+#   boot -> fixes (the fixes part alone against 6.12, the refactor against
+#           6.12 + fixes) -> check
+#   tree -> mbox (one mbox per destination tree, with its cover letter)
 #
 # `make` is the main job and `make test` what CI runs (.ci/run): both run the
-# whole flow.  `make check` (review checks, and `make head`: the series
-# without its tail against 6.12) and `make bench` (cost) are for reviewers;
-# CI runs `make check` too.  Build products live outside the repository, in $TS_WORK
+# whole flow.  CI then runs `make audit` and `make check` (review checks and
+# `make fixes`).  `make bench` (cost) and `make mbox` are for reviewers and
+# senders.  Build products live outside the repository, in $TS_WORK
 # (default ~/.cache/timespec-sanity; see scripts/lib.sh).
 
 SHELL := /bin/bash
@@ -15,7 +18,7 @@ S := scripts
 RESULTS = $$(. $(S)/lib.sh && echo "$$TS_RESULTS")
 
 .PHONY: all test deps tree kunit guest initramfs initramfs-bench boot report \
-	check kunit-sanitizers head bench cover-letter audit help clean-work
+	check kunit-sanitizers fixes bench mbox audit help clean-work
 
 all: kunit report
 
@@ -47,26 +50,31 @@ boot: guest initramfs
 
 report: boot
 
-check: tree kunit-sanitizers head
+check: tree kunit-sanitizers fixes
 	@$(S)/check.sh
 
 kunit-sanitizers: tree
 	@$(S)/kunit.sh sanitizers
 
-# The patches above "# tail:" in patches/series, booted against 6.12: no
-# difference allowed.
-head: tree
-	@$(S)/head.sh
+# The fixes part of patches/series alone against 6.12 (exactly the intended
+# differences), and the refactor against 6.12 + fixes (none).
+fixes: boot
+	@$(S)/fixes.sh
 
 bench: guest initramfs-bench
 	@$(S)/bench.sh
 
-# patches/0000-cover-letter.patch, with the figures of the runs above.
-cover-letter: kunit report bench
-	@$(S)/cover-letter.py
+# One mbox per destination tree under results/mbox, each with its cover
+# letter; the author from TS_AUTHOR="Name <email>" or git config.  Nothing
+# is sent.
+mbox: kunit report
+	@$(S)/mbox.py
 
+# The patched tree: every timeout path consistent; then 6.12 with the same
+# rules: every path the fixes fix named as inconsistent.
 audit: tree
 	@$(S)/audit.sh --strict
+	@$(S)/audit.sh --base
 
 help:
 	@sed -n '1,/^$$/p' Makefile

@@ -36,6 +36,9 @@ import time
 # COMPAT_SYSCALL_DEFINEn() ones.  This list is the only hand-written input of
 # the audit: it decides "timeout path" vs "not a timeout path" (clock_settime,
 # settimeofday, adjtimex, utimensat, ioctl, write... are not in it).
+# io_uring_register is in it for IORING_REGISTER_SYNC_CANCEL, whose
+# structure carries a timeout; its other operations take none, and the
+# audit only lists functions that touch a timespec.
 TIMEOUT_SYSCALLS = frozenset('''
     futex futex_time32 futex_waitv futex_wait
     nanosleep nanosleep_time32 clock_nanosleep clock_nanosleep_time32
@@ -52,7 +55,7 @@ TIMEOUT_SYSCALLS = frozenset('''
     compat_rt_sigtimedwait_time64
     io_getevents io_getevents_time32 io_pgetevents io_pgetevents_time32
     compat_io_pgetevents compat_io_pgetevents_time64
-    io_uring_enter
+    io_uring_enter io_uring_register
 '''.split())
 
 # The tokens a file must contain to be given to spatch (both rule sets).

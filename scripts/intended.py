@@ -9,8 +9,8 @@ import operator
 import os
 import re
 
-# TS_INTENDED names another list (scripts/head.sh: none for the series
-# without its tail).
+# TS_INTENDED names another list (scripts/fixes.sh: none between the fixes
+# and the whole series).
 PATH = os.environ.get("TS_INTENDED") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "patches", "intended-differences")
 OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq,

@@ -14,12 +14,13 @@ TS_JOBS=${TS_JOBS:-$(nproc)}
 # One kernel build at a time on this machine: every build takes this lock.
 TS_BUILD_LOCK=${TS_BUILD_LOCK:-$TS_WORK/build.lock}
 
-# series_patches FILE [head]: the patches a series file lists, in order
-# (comments and blank lines skipped); with "head", only those above its
-# "# tail:" line (patches/series).
+# series_patches FILE [PART]: the patches a series file lists, in order
+# (comments and blank lines skipped); with PART, only those of the part
+# that a "# part: PART" line opens (patches/series: fixes, refactor).
 series_patches() {
-	awk -v head="${2:-}" 'head && /^# tail:/ { exit }
-		{ sub(/#.*/, ""); gsub(/[ \t]+$/, "") } NF' "$1"
+	awk -v want="${2:-}" '/^# part: / { part = $3; next }
+		{ sub(/#.*/, ""); gsub(/[ \t]+$/, "") }
+		NF && (want == "" || part == want)' "$1"
 }
 
 die() {

@@ -19,6 +19,7 @@ when the kernels differ on a case no rule covers, or when a covered case
 does not show its intended difference; each such case is named.
 """
 import collections
+import json
 import os
 import re
 import sys
@@ -227,6 +228,28 @@ def main():
     path = os.path.join(results, "report.md")
     with open(path, "w") as f:
         f.write("\n".join(out))
+    # The same verdict and figures for programs (scripts/mbox.py reads it).
+    summary = {
+        "verdict": verdict,
+        "kernels": {},
+        "differences": len(diffs) + seen,
+        "intended": {"seen": seen, "listed": len(wanted),
+                     "rules": [str(r) for r in rules]},
+        "not_intended": len(diffs),
+        "problems": problems,
+    }
+    for k in KERNELS:
+        statuses, diags, boot = data[k]
+        c = collections.Counter(statuses.values())
+        abis = collections.Counter(NAME.match(n)["abi"] for n in diags if NAME.match(n))
+        summary["kernels"][k] = {
+            "cases": len(statuses), "passed": c["PASS"], "skipped": c["SKIP"],
+            "not_ok": len(statuses) - c["PASS"] - c["SKIP"],
+            "contract_cases": len(diags), "contract_cases_by_abi": dict(sorted(abis.items())),
+            "boot_to_verdict_s": boot}
+    with open(os.path.join(results, "report.json"), "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+        f.write("\n")
     for p in problems[:200]:
         print(f"error: {p}", file=sys.stderr)
     if len(problems) > 200:

@@ -1,0 +1,599 @@
+#!/usr/bin/env python3
+"""usage: scripts/mbox.py
+
+Write the submission, one mbox per destination tree, under
+$TS_RESULTS/mbox, and prove that each one can be sent.  Nothing is sent.
+
+The author of every patch and cover letter is TS_AUTHOR="Name <email>", or
+else git config user.name and user.email; without one, or with the
+project's own identity, it refuses to run.
+
+Kernel mboxes: the series applied in $TS_SRC (scripts/tree.sh) is rewritten
+with that author (From: and Signed-off-by:) and cut by the parts of
+patches/series.  Each patch of the fixes part goes to the tree that
+scripts/get_maintainer.pl --scm names first for it; consecutive fixes for
+one tree share an mbox.  The refactor part is one mbox, for the tree of its
+first patch that has one.  Each patch carries its own To: (get_maintainer's
+maintainers and reviewers) and Cc: (its lists, the Cc: trailers of the
+patch, and linux-api@ for the fixes, which change what user space sees).
+
+Man-page mboxes: patches/man-pages/ and patches/liburing/, made against the
+pages that Debian's manpages-dev and liburing-dev ship, to the recipients
+that MAINTAINERS names (MAN-PAGES; IO_URING, whose tree holds liburing).
+
+Every mbox has its own cover letter (docs/mbox/<name>.in, with the base,
+the dependencies between the mboxes and the testing figures filled in from
+the results of make test and make check).  Then every mbox is checked:
+  - the kernel mboxes, in order, with git am onto a fresh 6.12 worktree
+    ($TS_WORK/mbox-src), which must end at the tree of $TS_SRC; the man-page
+    mboxes with git am onto the Debian pages, rendered with man --warnings
+    before and after (no new warning);
+  - checkpatch.pl --strict on every kernel patch, with the waivers of
+    patches/checkpatch.waivers;
+  - git send-email --dry-run on every mbox.
+$TS_RESULTS/mbox/summary.md lists the mboxes in their order, and the
+recipients of every patch.
+"""
+import collections
+import email.utils
+import glob
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import kunit_json
+
+PROJECT_NAME = "Timespec Sanity Project"
+PROJECT_EMAIL = "timespec-sanity@example.org"
+BASE_TEXT = ("Debian's linux-source-6.12 {pkgver}, that is v{kver} plus Debian's "
+             "patches")
+REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# The Debian packages whose pages the man-page patches are made against, and
+# where each page lives in the package and in its project's tree.
+MAN_PROJECTS = {
+    "man-pages": {"package": "manpages-dev", "entry": "MAN-PAGES", "layout": "man{sec}/{page}"},
+    "liburing": {"package": "liburing-dev", "entry": "IO_URING", "layout": "man/{page}"},
+}
+
+
+def die(msg):
+    print(f"error: {msg}", file=sys.stderr, flush=True)
+    sys.exit(1)
+
+
+def log(msg):
+    print(f"==> {msg}", file=sys.stderr, flush=True)
+
+
+def run(cmd, cwd=None, env=None, input=None, check=True):
+    p = subprocess.run(cmd, cwd=cwd, env=env, input=input, capture_output=True, text=True)
+    if check and p.returncode != 0:
+        die(f"{' '.join(cmd)} (in {cwd or os.getcwd()}) exited {p.returncode}:\n"
+            f"{p.stderr.strip() or p.stdout.strip()}")
+    return p
+
+
+def lib_env():
+    names = ["TS_SRC", "TS_WORK", "TS_RESULTS", "TS_BASE_TAG"]
+    out = run(["bash", "-c", ". scripts/lib.sh && " +
+               " && ".join(f'echo "${n}"' for n in names)], cwd=REPO).stdout.split("\n")
+    return dict(zip(names, out))
+
+
+def series(part=None):
+    out = run(["bash", "-c", f'. scripts/lib.sh && series_patches patches/series {part or ""}'],
+              cwd=REPO).stdout.split()
+    return out
+
+
+def author():
+    """The sender, as (name, email); dies without one or with the project's."""
+    raw = os.environ.get("TS_AUTHOR", "").strip()
+    if raw:
+        name, addr = email.utils.parseaddr(raw)
+        origin = "TS_AUTHOR"
+    else:
+        name = run(["git", "config", "user.name"], cwd=REPO, check=False).stdout.strip()
+        addr = run(["git", "config", "user.email"], cwd=REPO, check=False).stdout.strip()
+        origin = "git config user.name/user.email"
+    if not name or not addr or "@" not in addr:
+        die("no author: set TS_AUTHOR=\"Name <email>\" or git config user.name and user.email "
+            f"(got name '{name}', email '{addr}' from {origin})")
+    if name == PROJECT_NAME or addr == PROJECT_EMAIL:
+        die(f"refusing the project identity '{name} <{addr}>' ({origin}) as the author of "
+            "mail meant to be sent: a patch needs a person who can certify it "
+            "(Documentation/process/submitting-patches.rst)")
+    return name, addr
+
+
+def fmt_addr(name, addr):
+    return email.utils.formataddr((name, addr))
+
+
+def project_sob():
+    return f"Signed-off-by: {PROJECT_NAME} <{PROJECT_EMAIL}>"
+
+
+def maintainers_entry(src, title):
+    """The M:/R: people and L: lists of a MAINTAINERS entry, by its title."""
+    people, lists, cur = [], [], None
+    with open(os.path.join(src, "MAINTAINERS"), errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line:
+                if cur == title:
+                    break
+                cur = None
+                continue
+            if cur is None and not re.match(r"^[A-Z]:\t", line):
+                cur = line
+                continue
+            if cur == title:
+                if line.startswith(("M:\t", "R:\t")):
+                    people.append(line[3:].strip())
+                elif line.startswith("L:\t"):
+                    lists.append(line[3:].split()[0])
+    if not people and not lists:
+        die(f"MAINTAINERS of {src} has no entry '{title}'")
+    return people, lists
+
+
+def get_maintainer(src, patch, what):
+    """get_maintainer.pl on a patch file: 'people' (M: and R:), 'lists' or 'scm'."""
+    opts = {"people": ["--no-l", "--no-s"], "lists": ["--no-m", "--no-r"],
+            "scm": ["--no-email", "--scm"]}[what]
+    out = run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
+               "--no-rolestats"] + opts + [patch], cwd=src).stdout
+    return [l.strip() for l in out.splitlines() if l.strip()]
+
+
+def tree_of(src, patch):
+    """The first tree get_maintainer.pl --scm names that is not mainline's."""
+    for l in get_maintainer(src, patch, "scm"):
+        if l.startswith("git ") and "torvalds/linux.git" not in l:
+            return l[4:].strip()
+    return None
+
+
+def slug(tree):
+    url, _, branch = tree.partition(" ")
+    name = re.sub(r"\.git$", "", url.rstrip("/").rsplit("/", 1)[-1])
+    return "-".join([name] + ([re.sub(r"[^A-Za-z0-9]+", "-", branch)] if branch else []))
+
+
+def fold(header, addrs):
+    return f"{header}: " + ",\n    ".join(addrs) + "\n"
+
+
+def dedup(seq, drop=()):
+    out, seen = [], {email.utils.parseaddr(d)[1].lower() for d in drop}
+    for a in seq:
+        k = email.utils.parseaddr(a)[1].lower() or a.lower()
+        if k not in seen:
+            seen.add(k)
+            out.append(a)
+    return out
+
+
+def cc_trailers(text):
+    return [m.group(1).strip() for m in re.finditer(r"^Cc: (.+)$", text, re.M)
+            if "stable@" not in m.group(1)]
+
+
+def add_headers(text, to, cc):
+    """Insert To:/Cc: before the Subject: of a format-patch mail."""
+    head, sep, rest = text.partition("\nSubject: ")
+    if not sep:
+        die("a generated patch has no Subject: header")
+    return head + "\n" + (fold("To", to) if to else "") + (fold("Cc", cc) if cc else "") + \
+        "Subject: " + rest
+
+
+def rewrite_series(src, base, commits, who, date_env):
+    """The commits again, with the author's From and Signed-off-by."""
+    name, addr = who
+    env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr,
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr, **date_env)
+    parent, out = base, []
+    for c in commits:
+        msg = run(["git", "log", "-1", "--format=%B", c], cwd=src).stdout.rstrip("\n") + "\n"
+        sob = f"Signed-off-by: {fmt_addr(name, addr)}"
+        if project_sob() in msg:
+            msg = msg.replace(project_sob(), sob)
+        elif sob not in msg:
+            msg += f"\n{sob}\n"
+        adate = run(["git", "log", "-1", "--format=%aD", c], cwd=src).stdout.strip()
+        e = dict(env, GIT_AUTHOR_DATE=adate, GIT_COMMITTER_DATE=adate)
+        tree = run(["git", "rev-parse", f"{c}^{{tree}}"], cwd=src).stdout.strip()
+        parent = run(["git", "commit-tree", tree, "-p", parent, "-F", "-"], cwd=src, env=e,
+                     input=msg).stdout.strip()
+        out.append(parent)
+    return out
+
+
+def format_group(src, first_parent, last, prefix, who, tmp):
+    name, addr = who
+    env = dict(os.environ, GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr)
+    d = tempfile.mkdtemp(dir=tmp)
+    run(["git", "format-patch", "-q", "--cover-letter", "--zero-commit", "--no-signature",
+         "--thread=shallow", f"--subject-prefix={prefix}", f"--from={fmt_addr(name, addr)}",
+         "-o", d, f"{first_parent}..{last}"], cwd=src, env=env)
+    return sorted(glob.glob(os.path.join(d, "*.patch")))
+
+
+def figures(results, work):
+    """Testing figures from make test (and make check, if it ran)."""
+    f = {}
+    try:
+        rows = kunit_json.load(os.path.join(results, "kunit-plain", "results.json"))
+    except (OSError, ValueError) as e:
+        die(f"no KUnit results ({e}): run make test first")
+    f["kunit_rows"] = len(rows)
+    f["kunit_pass"] = sum(1 for _, s in rows if s == "PASS")
+    try:
+        with open(os.path.join(results, "tests", "report.json")) as fh:
+            f["test"] = json.load(fh)
+    except (OSError, ValueError) as e:
+        die(f"no integration report ({e}): run make test first")
+    if f["test"]["verdict"] != "PASS":
+        die("the last make test report is not PASS: the mboxes would quote a failing run")
+    for part in ("fixes", "refactor"):
+        p = os.path.join(work, f"results-{part}", "tests", "report.json")
+        try:
+            with open(p) as fh:
+                f[part] = json.load(fh)
+        except OSError:
+            f[part] = None
+    return f
+
+
+def testing_text(f):
+    t = f["test"]
+    b = t["kernels"]["patched"]
+    by_abi = ", ".join(f"{abi} {n}" for abi, n in b["contract_cases_by_abi"].items())
+    lines = [
+        f" - KUnit (kernel/time/timespec64_kunit.c, x86_64): {f['kunit_pass']} of "
+        f"{f['kunit_rows']} parameterised rows pass.",
+        f" - Integration: selftests/timers/timeout_classes, native and -m32, booted "
+        f"under QEMU on 6.12 and on 6.12 + the whole series: {b['contract_cases']} "
+        f"contract cases per kernel ({by_abi}). {t['differences']} cases differ, "
+        f"and all of them are the intended changes of the fixes "
+        f"({t['intended']['seen']} of {t['intended']['listed']} listed); "
+        f"{t['not_intended']} other.",
+    ]
+    if f["fixes"] and f["refactor"]:
+        lines.append(
+            f" - The fixes alone against 6.12: {f['fixes']['differences']} differences, "
+            f"exactly the listed ones ({f['fixes']['verdict']}). The refactor on top of "
+            f"the fixes against the fixes alone: {f['refactor']['differences']} "
+            f"differences ({f['refactor']['verdict']}).")
+    else:
+        lines.append(" - The fixes alone and the refactor on top of them were not booted "
+                     "separately for this run (make check does it).")
+    lines.append(" - checkpatch.pl --strict: clean but for waived UNKNOWN_COMMIT_ID on "
+                 "Fixes: tags (this tree has no upstream history); every prefix of the "
+                 "series is built by make check.")
+    return "\n".join(lines)
+
+
+def fill(template_path, values):
+    try:
+        with open(template_path) as fh:
+            text = fh.read()
+    except OSError as e:
+        die(f"cover letter template: {e}")
+    subject, body = text.split("\n\n", 1)
+    subject = subject.removeprefix("Subject: ").strip()
+    for k, v in values.items():
+        body = body.replace(k, v)
+    left = re.findall(r"@[A-Z_]+@", body)
+    if left:
+        die(f"{template_path}: unfilled placeholders {', '.join(sorted(set(left)))}")
+    return subject, body.strip() + "\n"
+
+
+def man_repo(project, pages, tmp):
+    """A git repository of the Debian-shipped pages of PROJECT."""
+    spec = MAN_PROJECTS[project]
+    d = os.path.join(tmp, f"{project}-pages")
+    os.makedirs(d)
+    for page in pages:
+        sec = page.rsplit(".", 1)[1]
+        shipped = f"/usr/share/man/man{sec}/{page}.gz"
+        if not os.path.exists(shipped):
+            die(f"{shipped} not found (Debian package {spec['package']}; scripts/deps.sh)")
+        rel = spec["layout"].format(sec=sec, page=page)
+        os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
+        with gzip.open(shipped, "rt") as i, open(os.path.join(d, rel), "w") as o:
+            o.write(i.read())
+    run(["git", "init", "-q", "-b", "main"], cwd=d)
+    run(["git", "add", "-A"], cwd=d)
+    run(["git", "-c", "user.name=Debian", "-c", "user.email=debian@localhost", "commit", "-q",
+         "-m", f"pages as {spec['package']} ships them"], cwd=d)
+    return d
+
+
+def man_warnings(path):
+    env = dict(os.environ, LC_ALL="C.UTF-8", MANWIDTH="80")
+    p = subprocess.run(["man", "--warnings", "-l", path], env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        die(f"man --warnings -l {path} exited {p.returncode}: {p.stderr.strip()}")
+    return [l for l in p.stderr.splitlines() if l.strip()]
+
+
+def pages_of(patch_text):
+    return sorted({os.path.basename(m) for m in
+                   re.findall(r"^\+\+\+ b/(\S+)$", patch_text, re.M)})
+
+
+def main():
+    if len(sys.argv) != 1:
+        die(__doc__.strip().splitlines()[0])
+    who = author()
+    env = lib_env()
+    src, work, results, base_tag = env["TS_SRC"], env["TS_WORK"], env["TS_RESULTS"], env["TS_BASE_TAG"]
+    if not os.path.isdir(os.path.join(src, ".git")):
+        die(f"{src} is not a git tree (run make tree)")
+    fixes, refactor, allp = series("fixes"), series("refactor"), series()
+    if not fixes or not refactor or fixes + refactor != allp:
+        die("patches/series must list the fixes part, then the refactor part")
+    commits = run(["git", "rev-list", "--reverse", f"{base_tag}..HEAD"], cwd=src).stdout.split()
+    if len(commits) != len(allp):
+        die(f"{src} has {len(commits)} patches applied, patches/series lists {len(allp)} "
+            "(run make tree)")
+    for c, p in zip(commits, allp):
+        subj = run(["git", "log", "-1", "--format=%s", c], cwd=src).stdout.strip()
+        with open(os.path.join(REPO, "patches", p)) as fh:
+            if subj.split(":")[0] not in fh.read():
+                die(f"{src}: commit {c[:12]} '{subj}' is not {p} (run make tree)")
+    pkgver = run(["dpkg-query", "-W", "-f=${Version}", "linux-source-6.12"]).stdout.strip()
+    kver = run(["make", "-s", "kernelversion"], cwd=src).stdout.strip()
+    base_text = BASE_TEXT.format(pkgver=pkgver, kver=kver)
+    figs = figures(results, work)
+
+    out = os.path.join(results, "mbox")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    tmp = tempfile.mkdtemp(prefix="ts-mbox.")
+    try:
+        return build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text,
+                     figs, out, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, figs, out, tmp):
+    name, addr = who
+    sender = fmt_addr(name, addr)
+    base = run(["git", "rev-parse", base_tag], cwd=src).stdout.strip()
+    new = rewrite_series(src, base, commits, who, {})
+    api_people, api_lists = maintainers_entry(src, "ABI/API")
+    index = {c: i for i, c in enumerate(new)}
+
+    # Groups: (part, tree, [commit indexes]).
+    probe = format_group(src, base, new[-1], "PATCH", who, tmp)[1:]
+    trees = [tree_of(src, p) for p in probe]
+    groups = []
+    for i, p in enumerate(fixes):
+        t = trees[i]
+        if t is None:
+            die(f"get_maintainer.pl names no tree for fix {p}")
+        if groups and groups[-1][1] == t:
+            groups[-1][2].append(i)
+        else:
+            groups.append(["fixes", t, [i]])
+    rt = next((trees[i] for i in range(len(fixes), len(allp)) if trees[i]), None)
+    if rt is None:
+        die("get_maintainer.pl names no tree for any patch of the refactor")
+    groups.append(["refactor", rt, list(range(len(fixes), len(allp)))])
+
+    names = [f"{n + 1}-{g[0]}-{slug(g[1])}" for n, g in enumerate(groups)]
+    man_names = [f"{len(groups) + n + 1}-{proj}" for n, proj in enumerate(MAN_PROJECTS)]
+    order = "\n".join(f"  {n}.mbox" for n in names + man_names)
+    deps = ("The submission is {n} mboxes, meant to be applied in this order:\n{order}\n"
+            "Each fixes mbox applies to 6.12 on its own and needs nothing from the "
+            "others. The refactor applies on top of all the fixes, because it converts "
+            "the sites they fix. The man-page patches document the user-visible changes "
+            "of the fixes and should wait for them.").format(n=len(names) + len(man_names),
+                                                           order=order)
+    values = {"@BASE@": base_text, "@DEPS@": deps, "@TESTING@": testing_text(figs),
+              "@MBOXES@": order}
+
+    summary = ["# The submission", "",
+               f"Author: {sender}. Base: {base_text}.", "",
+               "| mbox | tree | patches |", "|---|---|---|"]
+    per_patch = []
+    waivers = load_waivers()
+    kernel_mboxes = []
+    for n, (part, tree, idx) in enumerate(groups):
+        prefix = "RFC PATCH" if part == "refactor" else "PATCH"
+        first_parent = new[idx[0] - 1] if idx[0] > 0 else base
+        files = format_group(src, first_parent, new[idx[-1]], prefix, who, tmp)
+        cover, patches = files[0], files[1:]
+        tmpl = os.path.join(REPO, "docs", "mbox", f"{part}-{slug(tree)}.in")
+        subject, body = fill(tmpl, values)
+        all_to, all_cc, texts = [], [], []
+        for i, pf in zip(idx, patches):
+            with open(pf) as fh:
+                text = fh.read()
+            to = dedup(get_maintainer(src, pf, "people"), drop=[sender])
+            cc = get_maintainer(src, pf, "lists") + cc_trailers(text)
+            if part == "fixes":
+                cc += api_lists
+            cc = dedup(cc, drop=[sender] + to)
+            all_to += to
+            all_cc += cc
+            texts.append(add_headers(text, to, cc))
+            per_patch.append((names[n], allp[i], to, cc))
+        with open(cover) as fh:
+            ctext = fh.read()
+        ctext = ctext.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***",
+                                                                         body.strip())
+        to = dedup(all_to, drop=[sender])
+        ctext = add_headers(ctext, to, dedup(all_cc, drop=[sender] + to))
+        path = os.path.join(out, f"{names[n]}.mbox")
+        with open(path, "w") as fh:
+            fh.write(ctext + "".join(texts))
+        kernel_mboxes.append((path, [allp[i] for i in idx]))
+        summary.append(f"| {names[n]}.mbox | {tree} | {len(idx)} ({prefix}) |")
+
+    man_mboxes = []
+    for n, proj in enumerate(MAN_PROJECTS):
+        pfiles = sorted(glob.glob(os.path.join(REPO, "patches", proj, "*.patch")))
+        if not pfiles:
+            die(f"no man-page patch in patches/{proj}/")
+        people, lists = maintainers_entry(src, MAN_PROJECTS[proj]["entry"])
+        to = dedup(people, drop=[sender])
+        cc = dedup(lists + api_lists, drop=[sender] + to)
+        texts, pages = [], []
+        for k, pf in enumerate(pfiles, 1):
+            with open(pf) as fh:
+                text = fh.read()
+            if project_sob() not in text:
+                die(f"{pf}: no '{project_sob()}' to replace with the author's")
+            text = text.replace(f"From: {PROJECT_NAME} <{PROJECT_EMAIL}>", f"From: {sender}")
+            text = text.replace(project_sob(), f"Signed-off-by: {sender}")
+            text = re.sub(r"^Subject: \[PATCH[^\]]*\]", f"Subject: [PATCH {k}/{len(pfiles)}]",
+                          text, count=1, flags=re.M)
+            pages += pages_of(text)
+            texts.append(add_headers(text, to, cc))
+            per_patch.append((man_names[n], f"{proj}/{os.path.basename(pf)}", to, cc))
+        subject, body = fill(os.path.join(REPO, "docs", "mbox", f"{proj}.in"), values)
+        date = email.utils.formatdate(localtime=False)
+        cover = (f"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+                 f"From: {sender}\nDate: {date}\n"
+                 f"Subject: [PATCH 0/{len(pfiles)}] {subject}\n"
+                 "MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n"
+                 "Content-Transfer-Encoding: 8bit\n\n" + body + "\n")
+        cover = add_headers(cover, to, cc)
+        path = os.path.join(out, f"{man_names[n]}.mbox")
+        with open(path, "w") as fh:
+            fh.write(cover + "".join(texts))
+        man_mboxes.append((path, proj, sorted(set(pages))))
+        summary.append(f"| {man_names[n]}.mbox | {MAN_PROJECTS[proj]['entry']} "
+                       f"(Debian {MAN_PROJECTS[proj]['package']}) | {len(pfiles)} (PATCH) |")
+
+    summary += ["", "## Recipients per patch", "", "| mbox | patch | To | Cc |", "|---|---|---|---|"]
+    for m, p, to, cc in per_patch:
+        summary.append(f"| {m} | {p} | {len(to)}: {', '.join(to)} | {len(cc)}: {', '.join(cc)} |")
+
+    # The checks.
+    check_am(src, work, base_tag, kernel_mboxes, new[-1])
+    for path, proj, pages in man_mboxes:
+        check_man(path, proj, pages, tmp)
+    check_checkpatch(src, kernel_mboxes, waivers, tmp)
+    for path, _ in kernel_mboxes:
+        check_send_email(path, sender, out)
+    for path, _, _ in man_mboxes:
+        check_send_email(path, sender, out)
+    summary += ["", "## Checks", "",
+                f"- git am: the {len(kernel_mboxes)} kernel mboxes in order onto a fresh "
+                f"{base_tag} end at the tree of the series; the man-page mboxes apply onto "
+                "the Debian pages and render with no new `man --warnings` warning.",
+                "- checkpatch.pl --strict: every kernel patch clean, but for the waivers "
+                "of patches/checkpatch.waivers.",
+                "- git send-email --dry-run: every mbox (send-email-dry-run.log)."]
+    with open(os.path.join(out, "summary.md"), "w") as fh:
+        fh.write("\n".join(summary) + "\n")
+    print(f"mbox: {len(kernel_mboxes) + len(man_mboxes)} mboxes by {sender}, checked:")
+    for path, _ in kernel_mboxes:
+        print(f"  {path}")
+    for path, _, _ in man_mboxes:
+        print(f"  {path}")
+    print(os.path.join(out, "summary.md"))
+    return 0
+
+
+def load_waivers():
+    w = collections.defaultdict(set)
+    with open(os.path.join(REPO, "patches", "checkpatch.waivers")) as fh:
+        for line in fh:
+            f = line.split("#", 1)[0].split() if not line.startswith("#") else []
+            if len(f) >= 3:
+                w[f[0]].add(f[1])
+    return w
+
+
+def check_am(src, work, base_tag, mboxes, last):
+    wt = os.path.join(work, "mbox-src")
+    if not os.path.exists(os.path.join(wt, "Makefile")):
+        shutil.rmtree(wt, ignore_errors=True)
+        run(["git", "worktree", "prune"], cwd=src)
+        log(f"checking out a fresh {base_tag} in {wt} (once)")
+        run(["git", "worktree", "add", "-q", "--detach", wt, base_tag], cwd=src)
+    if os.path.isdir(run(["git", "rev-parse", "--path-format=absolute", "--git-path",
+                          "rebase-apply"], cwd=wt).stdout.strip()):
+        run(["git", "am", "--abort"], cwd=wt)
+    run(["git", "reset", "-q", "--hard", base_tag], cwd=wt)
+    run(["git", "clean", "-q", "-fdx"], cwd=wt)
+    for path, _ in mboxes:
+        p = run(["git", "-c", "user.name=mbox check", "-c", "user.email=check@localhost", "am",
+                 "-q", "--empty=drop", path], cwd=wt, check=False)
+        if p.returncode != 0:
+            run(["git", "am", "--abort"], cwd=wt, check=False)
+            die(f"git am of {path} onto {base_tag} failed:\n{p.stdout}{p.stderr}")
+    want = run(["git", "rev-parse", f"{last}^{{tree}}"], cwd=src).stdout.strip()
+    got = run(["git", "rev-parse", "HEAD^{tree}"], cwd=wt).stdout.strip()
+    if want != got:
+        die(f"the mboxes applied in order do not give the tree of the series ({got} != {want})")
+    log(f"git am: {len(mboxes)} kernel mboxes apply in order onto {base_tag}")
+
+
+def check_man(path, proj, pages, tmp):
+    d = man_repo(proj, pages, tmp)
+    spec = MAN_PROJECTS[proj]
+    before = {}
+    for page in pages:
+        rel = spec["layout"].format(sec=page.rsplit(".", 1)[1], page=page)
+        before[rel] = man_warnings(os.path.join(d, rel))
+    p = run(["git", "-c", "user.name=mbox check", "-c", "user.email=check@localhost", "am", "-q",
+             "--empty=drop", path], cwd=d, check=False)
+    if p.returncode != 0:
+        die(f"git am of {path} onto the pages of Debian's {spec['package']} failed:\n"
+            f"{p.stdout}{p.stderr}")
+    for rel, warns in before.items():
+        new = [w for w in man_warnings(os.path.join(d, rel)) if w not in warns]
+        if new:
+            die(f"{path}: {rel} renders with new man --warnings warnings:\n  " + "\n  ".join(new))
+    log(f"man pages: {os.path.basename(path)} applies onto {spec['package']}'s pages, "
+        f"{len(pages)} pages render with no new warning")
+
+
+def check_checkpatch(src, mboxes, waivers, tmp):
+    bad = []
+    for path, names in mboxes:
+        d = tempfile.mkdtemp(dir=tmp)
+        n = int(run(["git", "mailsplit", "-o" + d, path]).stdout.strip())
+        if n != len(names) + 1:
+            die(f"{path}: {n} mails, expected a cover letter and {len(names)} patches")
+        for k, pname in enumerate(names, 2):
+            mail = os.path.join(d, "%04d" % k)
+            p = run(["perl", "scripts/checkpatch.pl", "--strict", "--show-types", "--quiet",
+                     mail], cwd=src, check=False)
+            types = set(re.findall(r"^(?:ERROR|WARNING|CHECK):([A-Z0-9_]+):", p.stdout, re.M))
+            left = types - waivers.get(pname, set())
+            if left:
+                bad.append(f"{os.path.basename(path)}: {pname}: {', '.join(sorted(left))}\n"
+                           + p.stdout)
+    if bad:
+        die("checkpatch.pl --strict on the mboxes:\n" + "\n".join(bad))
+    log(f"checkpatch --strict: {sum(len(n) for _, n in mboxes)} kernel patches clean "
+        "(waivers: patches/checkpatch.waivers)")
+
+
+def check_send_email(path, sender, out):
+    p = run(["git", "send-email", "--dry-run", "--confirm=never", "--suppress-cc=self", f"--from={sender}", "--8bit-encoding=UTF-8", path],
+            cwd=REPO, check=False)
+    with open(os.path.join(out, "send-email-dry-run.log"), "a") as fh:
+        fh.write(f"### {os.path.basename(path)}\n{p.stdout}{p.stderr}\n")
+    if p.returncode != 0 or "Dry-OK" not in p.stdout:
+        die(f"git send-email --dry-run {path} failed (exit {p.returncode}):\n{p.stderr}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
