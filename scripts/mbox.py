@@ -181,8 +181,10 @@ def dedup(seq, drop=()):
 
 
 def cc_trailers(text):
-    return [m.group(1).strip() for m in re.finditer(r"^Cc: (.+)$", text, re.M)
-            if "stable@" not in m.group(1)]
+    # stable@ and stable+noautosel@ are tags for the stable team's tools,
+    # not recipients.
+    return [m.group(1).split("#")[0].strip() for m in re.finditer(r"^Cc: (.+)$", text, re.M)
+            if not re.search(r"\bstable(\+\w+)?@", m.group(1))]
 
 
 def add_headers(text, to, cc):
