@@ -45,6 +45,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 import kunit_json
 
@@ -120,20 +121,25 @@ def project_sob():
 
 
 def maintainers_entry(src, title):
-    """The M:/R: people and L: lists of a MAINTAINERS entry, by its title."""
+    """The M:/R: people and L: lists of a MAINTAINERS entry, by its title
+    (or the part of the title before a colon)."""
     people, lists, cur = [], [], None
+
+    def match(name):
+        return name == title or name.startswith(title + ":")
+
     with open(os.path.join(src, "MAINTAINERS"), errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
             if not line:
-                if cur == title:
+                if cur and match(cur):
                     break
                 cur = None
                 continue
             if cur is None and not re.match(r"^[A-Z]:\t", line):
                 cur = line
                 continue
-            if cur == title:
+            if match(cur):
                 if line.startswith(("M:\t", "R:\t")):
                     people.append(line[3:].strip())
                 elif line.startswith("L:\t"):
@@ -296,7 +302,39 @@ def fill(template_path, values):
     left = re.findall(r"@[A-Z_]+@", body)
     if left:
         die(f"{template_path}: unfilled placeholders {', '.join(sorted(set(left)))}")
-    return subject, body.strip() + "\n"
+    return subject, rewrap(body.strip()) + "\n"
+
+
+ITEM = re.compile(r"^( *(?:-|\d+\.) +)")
+
+
+def rewrap(text, width=72):
+    """Refill the paragraphs (and list items) that have a line longer than
+    75 columns, such as those the placeholders filled in."""
+    out = []
+    for para in text.split("\n\n"):
+        lines = para.split("\n")
+        if all(len(l) <= 75 for l in lines):
+            out.append(para)
+            continue
+        blocks, cur = [], None
+        for l in lines:
+            m = ITEM.match(l)
+            if m or cur is None or l.startswith("  ") and not cur[0]:
+                cur = [m.group(1) if m else "", [l[m.end():] if m else l.strip()]]
+                blocks.append(cur)
+            else:
+                cur[1].append(l.strip())
+        text_lines = []
+        for lead, words in blocks:
+            if not lead and len(words) == 1 and words[0].startswith(" "):
+                text_lines.append(words[0])
+                continue
+            text_lines += textwrap.wrap(" ".join(words), width, initial_indent=lead,
+                                        subsequent_indent=" " * len(lead),
+                                        break_on_hyphens=False, break_long_words=False)
+        out.append("\n".join(text_lines))
+    return "\n\n".join(out)
 
 
 def man_repo(project, pages, tmp):
@@ -397,7 +435,7 @@ def build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, f
     names = [f"{n + 1}-{g[0]}-{slug(g[1])}" for n, g in enumerate(groups)]
     man_names = [f"{len(groups) + n + 1}-{proj}" for n, proj in enumerate(MAN_PROJECTS)]
     order = "\n".join(f"  {n}.mbox" for n in names + man_names)
-    deps = ("The submission is {n} mboxes, meant to be applied in this order:\n{order}\n"
+    deps = ("The submission is {n} mboxes, meant to be applied in this order:\n{order}\n\n"
             "Each fixes mbox applies to 6.12 on its own and needs nothing from the "
             "others. The refactor applies on top of all the fixes, because it converts "
             "the sites they fix. The man-page patches document the user-visible changes "
