@@ -68,7 +68,7 @@ if [ "$base" -eq 1 ]; then
 	[ -f "$TS_BASE_SRC/Makefile" ] || die "$TS_BASE_SRC not found (run make tree)"
 	# The functions the fixes part fixes, each a timeout path that 6.12
 	# leaves unchecked or checks by a rule of its own.
-	expect=${TS_AUDIT_BASE_EXPECT:-io_uring/cancel.c:io_sync_cancel io_uring/io_uring.c:io_cqring_wait io_uring/timeout.c:__io_timeout_prep io_uring/timeout.c:io_timeout_remove_prep fs/aio.c:io_getevents}
+	expect=${TS_AUDIT_BASE_EXPECT:-io_uring/cancel.c:io_sync_cancel io_uring/io_uring.c:io_cqring_wait io_uring/timeout.c:__io_timeout_prep io_uring/timeout.c:io_timeout_remove_prep fs/aio.c:sys_io_getevents}
 	TS_AUDIT_COCCI=$cocci
 	TS_SRC=$TS_BASE_SRC
 	results=$TS_RESULTS/audit-base
