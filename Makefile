@@ -5,12 +5,14 @@
 #   tree -> audit (spatch: how every syscall timeout is checked; docs/audit.md)
 #   boot -> fixes (the fixes part alone against 6.12, the refactor against
 #           6.12 + fixes) -> check
-#   tree -> mbox (one mbox per destination tree, with its cover letter)
+#   kunit, report -> mbox (one mbox per destination tree, with its cover
+#           letter, checked with git am, checkpatch and send-email --dry-run)
 #
 # `make` is the main job and `make test` what CI runs (.ci/run): both run the
-# whole flow.  CI then runs `make audit` and `make check` (review checks and
-# `make fixes`).  `make bench` (cost) and `make mbox` are for reviewers and
-# senders.  Build products live outside the repository, in $TS_WORK
+# whole flow.  CI then runs `make audit`, `make check` (review checks and
+# `make fixes`) and `make mbox` with a stand-in author.  `make bench` (cost)
+# is for reviewers; `make mbox TS_AUTHOR="Name <email>"` for the person who
+# sends the series.  Build products live outside the repository, in $TS_WORK
 # (default ~/.cache/timespec-sanity; see scripts/lib.sh).
 
 SHELL := /bin/bash
