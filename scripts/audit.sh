@@ -109,8 +109,7 @@ rc=0
 	--cocci-origin "$origin" --base-tag "$TS_BASE_TAG" --macros "$macros" \
 	--out "$results/audit.md" --dirs "$TS_AUDIT_DIRS" \
 	--graph-dirs "$TS_AUDIT_GRAPH_DIRS" --jobs "${TS_AUDIT_JOBS:-2}" \
-	"${strict[@]}" "${doc[@]}" >"$results/stdout" 2>&1 || rc=$?
-cat "$results/stdout"
+	"${strict[@]}" "${doc[@]}" 2>&1 | tee "$results/stdout" || rc=${PIPESTATUS[0]}
 if [ "$base" -eq 1 ]; then
 	[ "$rc" -eq 1 ] || die "audit of 6.12 exited $rc: expected 1, its timeout paths not all consistent"
 	missing=()

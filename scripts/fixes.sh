@@ -62,16 +62,14 @@ fixes_results=$TS_WORK/results-fixes
 mkdir -p "$fixes_out"
 ln -sfn "$TS_OUT/guest-base" "$fixes_out/guest-base"
 ln -sfn "$initramfs" "$fixes_out/initramfs-tests"
+fixenv=(env TS_SRC="$fixes_src" TS_OUT="$fixes_out" TS_RESULTS="$fixes_results")
+rm -f "$TS_WORK/results-fixes/series.sha"
+"${fixenv[@]}" "$TS_REPO/scripts/guest-kernel.sh" patched >/dev/null ||
+	die "the guest kernel of the fixes alone (patches 1-$nfixes) does not build in $fixes_out"
 rc=0
-(
-	export TS_SRC=$fixes_src TS_OUT=$fixes_out TS_RESULTS=$fixes_results
-	"$TS_REPO/scripts/guest-kernel.sh" patched >/dev/null
-	r=0
-	"$TS_REPO/scripts/boot.sh" base || r=1
-	"$TS_REPO/scripts/boot.sh" patched || r=1
-	"$TS_REPO/scripts/report.py" "$fixes_results/tests" || r=1
-	exit "$r"
-) || rc=1
+"${fixenv[@]}" "$TS_REPO/scripts/boot.sh" base || rc=1
+"${fixenv[@]}" "$TS_REPO/scripts/boot.sh" patched || rc=1
+"${fixenv[@]}" "$TS_REPO/scripts/report.py" "$fixes_results/tests" || rc=1
 [ "$rc" -eq 0 ] ||
 	die "the fixes alone (patches 1-$nfixes) do not differ from 6.12 by exactly patches/intended-differences: see $fixes_results/tests/report.md"
 echo "fixes: patches 1-$nfixes against 6.12: exactly the intended differences"
@@ -85,3 +83,5 @@ ln -sfn "$main_results/patched" "$refactor_results/patched"
 TS_INTENDED=/dev/null "$TS_REPO/scripts/report.py" "$refactor_results" ||
 	die "the refactor (patches $((nfixes + 1))-$total) changes what 6.12 + fixes answers: see $refactor_results/report.md"
 echo "fixes: the refactor (patches $((nfixes + 1))-$total) on top of the fixes: no difference"
+# Which series these two verdicts are of (scripts/mbox.py quotes them).
+git -C "$TS_SRC" rev-parse HEAD >"$TS_WORK/results-fixes/series.sha"

@@ -113,7 +113,8 @@ def author():
 
 
 def fmt_addr(name, addr):
-    return email.utils.formataddr((name, addr))
+    """Name <addr>, unencoded: for trailers, --from and 8-bit headers."""
+    return f"{name} <{addr}>"
 
 
 def project_sob():
@@ -234,8 +235,9 @@ def format_group(src, first_parent, last, prefix, who, tmp):
     return sorted(glob.glob(os.path.join(d, "*.patch")))
 
 
-def figures(results, work):
-    """Testing figures from make test (and make check, if it ran)."""
+def figures(results, work, head):
+    """Testing figures from make test (and make fixes, if it ran on this
+    series)."""
     f = {}
     try:
         rows = kunit_json.load(os.path.join(results, "kunit-plain", "results.json"))
@@ -250,13 +252,22 @@ def figures(results, work):
         die(f"no integration report ({e}): run make test first")
     if f["test"]["verdict"] != "PASS":
         die("the last make test report is not PASS: the mboxes would quote a failing run")
-    for part in ("fixes", "refactor"):
-        p = os.path.join(work, f"results-{part}", "tests", "report.json")
-        try:
-            with open(p) as fh:
-                f[part] = json.load(fh)
-        except OSError:
-            f[part] = None
+    f["fixes"] = f["refactor"] = None
+    try:
+        with open(os.path.join(work, "results-fixes", "series.sha")) as fh:
+            fresh = fh.read().strip() == head
+    except OSError:
+        fresh = False
+    if fresh:
+        for part in ("fixes", "refactor"):
+            p = os.path.join(work, f"results-{part}", "tests", "report.json")
+            try:
+                with open(p) as fh:
+                    f[part] = json.load(fh)
+            except (OSError, ValueError) as e:
+                die(f"make fixes ran on this series but {p} is not readable ({e})")
+            if f[part]["verdict"] != "PASS":
+                die(f"{p}: the last make fixes did not pass; the mboxes would quote it")
     return f
 
 
@@ -283,10 +294,22 @@ def testing_text(f):
     else:
         lines.append(" - The fixes alone and the refactor on top of them were not booted "
                      "separately for this run (make check does it).")
-    lines.append(" - checkpatch.pl --strict: clean but for waived UNKNOWN_COMMIT_ID on "
-                 "Fixes: tags (this tree has no upstream history); every prefix of the "
-                 "series is built by make check.")
     return "\n".join(lines)
+
+
+def waiver_text(patches, waivers):
+    """What checkpatch --strict says of these patches, from the waivers
+    that make check keeps exact (an unused waiver fails it)."""
+    used = collections.defaultdict(list)
+    for n, p in enumerate(patches, 1):
+        for t in sorted(waivers.get(p, ())):
+            used[t].append(str(n))
+    if not used:
+        return " - checkpatch.pl --strict: clean."
+    return (" - checkpatch.pl --strict: clean but for waived messages, each with its "
+            "reason in the project: " +
+            "; ".join(f"{t} (patch {', '.join(ns)})" for t, ns in sorted(used.items())) +
+            ". UNKNOWN_COMMIT_ID only because this tree has no upstream history.")
 
 
 def fill(template_path, values):
@@ -363,7 +386,8 @@ def man_warnings(path):
     p = subprocess.run(["man", "--warnings", "-l", path], env=env, capture_output=True, text=True)
     if p.returncode != 0:
         die(f"man --warnings -l {path} exited {p.returncode}: {p.stderr.strip()}")
-    return [l for l in p.stderr.splitlines() if l.strip()]
+    # Line numbers move when lines are added: compare the messages only.
+    return [re.sub(r":\d+:", ":", l) for l in p.stderr.splitlines() if l.strip()]
 
 
 def pages_of(patch_text):
@@ -394,7 +418,8 @@ def main():
     pkgver = run(["dpkg-query", "-W", "-f=${Version}", "linux-source-6.12"]).stdout.strip()
     kver = run(["make", "-s", "kernelversion"], cwd=src).stdout.strip()
     base_text = BASE_TEXT.format(pkgver=pkgver, kver=kver)
-    figs = figures(results, work)
+    head = run(["git", "rev-parse", "HEAD"], cwd=src).stdout.strip()
+    figs = figures(results, work, head)
 
     out = os.path.join(results, "mbox")
     shutil.rmtree(out, ignore_errors=True)
@@ -456,12 +481,22 @@ def build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, f
         files = format_group(src, first_parent, new[idx[-1]], prefix, who, tmp)
         cover, patches = files[0], files[1:]
         tmpl = os.path.join(REPO, "docs", "mbox", f"{part}-{slug(tree)}.in")
-        subject, body = fill(tmpl, values)
+        gvalues = dict(values)
+        gvalues["@TESTING@"] = values["@TESTING@"] + "\n" + waiver_text(
+            [allp[i] for i in idx], waivers)
+        subject, body = fill(tmpl, gvalues)
         all_to, all_cc, texts = [], [], []
+        people = {pf: dedup(get_maintainer(src, pf, "people"), drop=[sender]) for pf in patches}
+        # A patch whose files have no maintainer (time64.h, ipc/, signal)
+        # goes to the maintainers of the mbox's tree: those of its first
+        # patch that has any.
+        fallback = next((people[pf] for pf in patches if people[pf]), [])
         for i, pf in zip(idx, patches):
             with open(pf) as fh:
                 text = fh.read()
-            to = dedup(get_maintainer(src, pf, "people"), drop=[sender])
+            to = people[pf] or fallback
+            if not to:
+                die(f"get_maintainer.pl names nobody for {allp[i]} nor for its mbox {names[n]}")
             cc = get_maintainer(src, pf, "lists") + cc_trailers(text)
             if part == "fixes":
                 cc += api_lists
@@ -527,17 +562,28 @@ def build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, f
     for path, proj, pages in man_mboxes:
         check_man(path, proj, pages, tmp)
     check_checkpatch(src, kernel_mboxes, waivers, tmp)
+    mails = 0
     for path, _ in kernel_mboxes:
-        check_send_email(path, sender, out)
+        mails += check_send_email(path, sender, out)
     for path, _, _ in man_mboxes:
-        check_send_email(path, sender, out)
+        mails += check_send_email(path, sender, out)
     summary += ["", "## Checks", "",
                 f"- git am: the {len(kernel_mboxes)} kernel mboxes in order onto a fresh "
                 f"{base_tag} end at the tree of the series; the man-page mboxes apply onto "
                 "the Debian pages and render with no new `man --warnings` warning.",
                 "- checkpatch.pl --strict: every kernel patch clean, but for the waivers "
                 "of patches/checkpatch.waivers.",
-                "- git send-email --dry-run: every mbox (send-email-dry-run.log)."]
+                f"- git send-email --dry-run: {mails} mails, each accepted and addressed to "
+                "exactly its To: and Cc: (send-email-dry-run.log).", "",
+                "## Sending", "",
+                "Each mbox is also split into one file per mail in `<mbox>.d/`. Send the "
+                "directories, in the order above, each with:", "",
+                "    " + " ".join(SEND) + " results/mbox/<mbox>.d", "",
+                "git send-email sends a file as one mail, so not the .mbox itself; "
+                "`--suppress-cc=bodycc` because the headers already carry every recipient "
+                "and the stable noautosel Cc: is a tag, not one. Sending over SMTP with TLS "
+                "needs Debian's libio-socket-ssl-perl and libauthen-sasl-perl, which "
+                "scripts/deps.sh does not install."]
     with open(os.path.join(out, "summary.md"), "w") as fh:
         fh.write("\n".join(summary) + "\n")
     print(f"mbox: {len(kernel_mboxes) + len(man_mboxes)} mboxes by {sender}, checked:")
@@ -616,6 +662,10 @@ def check_checkpatch(src, mboxes, waivers, tmp):
             p = run(["perl", "scripts/checkpatch.pl", "--strict", "--show-types", "--quiet",
                      mail], cwd=src, check=False)
             types = set(re.findall(r"^(?:ERROR|WARNING|CHECK):([A-Z0-9_]+):", p.stdout, re.M))
+            if not ((p.returncode == 0 and not p.stdout.strip()) or
+                    (p.returncode == 1 and types)):
+                die(f"checkpatch.pl on {pname} of {path} exited {p.returncode} with output "
+                    f"it could not read:\n{p.stdout}{p.stderr}")
             left = types - waivers.get(pname, set())
             if left:
                 bad.append(f"{os.path.basename(path)}: {pname}: {', '.join(sorted(left))}\n"
@@ -626,13 +676,45 @@ def check_checkpatch(src, mboxes, waivers, tmp):
         "(waivers: patches/checkpatch.waivers)")
 
 
+SEND = ["git", "send-email", "--confirm=never", "--suppress-cc=bodycc", "--suppress-cc=self",
+        "--8bit-encoding=UTF-8"]
+
+
 def check_send_email(path, sender, out):
-    p = run(["git", "send-email", "--dry-run", "--confirm=never", "--suppress-cc=self", f"--from={sender}", "--8bit-encoding=UTF-8", path],
-            cwd=REPO, check=False)
+    """Split the mbox into one file per mail under <mbox>.d/ (git
+    send-email sends a file as one mail), dry-run the send, and require
+    every mail accepted, to exactly the To: and Cc: its headers name."""
+    d = path[:-len(".mbox")] + ".d"
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    n = int(run(["git", "mailsplit", "-o" + d, path]).stdout.strip())
+    me = email.utils.parseaddr(sender)[1].lower()
+    want = []
+    for k in range(1, n + 1):
+        f = os.path.join(d, "%04d" % k)
+        os.rename(f, f + ".patch")
+        with open(f + ".patch") as fh:
+            msg = email.message_from_file(fh)
+        rcpt = email.utils.getaddresses(msg.get_all("To", []) + msg.get_all("Cc", []))
+        want.append({a.lower() for _, a in rcpt if a and a.lower() != me})
+    p = run(SEND + ["--dry-run", f"--from={sender}", d], cwd=REPO, check=False)
     with open(os.path.join(out, "send-email-dry-run.log"), "a") as fh:
-        fh.write(f"### {os.path.basename(path)}\n{p.stdout}{p.stderr}\n")
-    if p.returncode != 0 or "Dry-OK" not in p.stdout:
-        die(f"git send-email --dry-run {path} failed (exit {p.returncode}):\n{p.stderr}")
+        fh.write(f"### {os.path.basename(d)}\n{p.stdout}{p.stderr}\n")
+    got = []
+    for line in p.stdout.splitlines():
+        if line.startswith("Dry-OK. Log says:"):
+            got.append(set())
+        m = re.match(r"^RCPT TO:<(.+)>$", line)
+        if m and got:
+            got[-1].add(m.group(1).lower())
+    if p.returncode != 0 or len(got) != n or p.stdout.count("Result: OK") != n:
+        die(f"git send-email --dry-run {d}: exit {p.returncode}, {len(got)} of {n} mails "
+            f"accepted:\n{p.stderr}")
+    for k in range(n):
+        if got[k] != want[k]:
+            die(f"git send-email would send mail {k + 1} of {d} to {sorted(got[k])}, "
+                f"its headers name {sorted(want[k])}")
+    return n
 
 
 if __name__ == "__main__":

@@ -77,6 +77,10 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[0])
     results = sys.argv[1]
+    # A run that stops early must not leave an older verdict behind.
+    for old in ("report.md", "report.json"):
+        if os.path.exists(os.path.join(results, old)):
+            os.remove(os.path.join(results, old))
     problems = []
     data = {k: load(results, k, problems) for k in KERNELS}
     try:
