@@ -3,6 +3,8 @@
 
 Write the submission, one mbox per destination tree, under
 $TS_RESULTS/mbox, and prove that each one can be sent.  Nothing is sent.
+Everything is written to $TS_RESULTS/mbox.new first and renamed to
+$TS_RESULTS/mbox only when every check below passed.
 
 The author of every patch and cover letter is TS_AUTHOR="Name <email>", or
 else git config user.name and user.email; without one, or with the
@@ -421,15 +423,26 @@ def main():
     head = run(["git", "rev-parse", "HEAD"], cwd=src).stdout.strip()
     figs = figures(results, work, head)
 
-    out = os.path.join(results, "mbox")
+    # Written to mbox.new and renamed to mbox only once every check passed:
+    # results/mbox never holds mboxes that failed a check.
+    final = os.path.join(results, "mbox")
+    out = final + ".new"
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     tmp = tempfile.mkdtemp(prefix="ts-mbox.")
     try:
-        return build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text,
-                     figs, out, tmp)
+        build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, figs, out,
+              tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    shutil.rmtree(final, ignore_errors=True)
+    os.rename(out, final)
+    print(f"mbox: {len(glob.glob(os.path.join(final, '*.mbox')))} mboxes by "
+          f"{fmt_addr(*who)}, checked:")
+    for path in sorted(glob.glob(os.path.join(final, "*.mbox"))):
+        print(f"  {path}")
+    print(os.path.join(final, "summary.md"))
+    return 0
 
 
 def build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, figs, out, tmp):
@@ -586,13 +599,6 @@ def build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, f
                 "scripts/deps.sh does not install."]
     with open(os.path.join(out, "summary.md"), "w") as fh:
         fh.write("\n".join(summary) + "\n")
-    print(f"mbox: {len(kernel_mboxes) + len(man_mboxes)} mboxes by {sender}, checked:")
-    for path, _ in kernel_mboxes:
-        print(f"  {path}")
-    for path, _, _ in man_mboxes:
-        print(f"  {path}")
-    print(os.path.join(out, "summary.md"))
-    return 0
 
 
 def load_waivers():
