@@ -1,44 +1,42 @@
 # Builds the guest initramfs; run by scripts/initramfs.sh, which passes
 #   make -f qemu-config/initramfs.mk B=<build dir> TREE=<kernel tree>
-#        TC_SRC=<timeout_classes.c> TESTS="<names>"
-# Everything is static and compiled only when its sources changed.
+#        HDR=<the tree's exported uapi headers> TESTS="<names>"
+# The selftests are built by their own Makefiles (tools/testing/selftests
+# lib.mk), static, against the tree's uapi headers (KHDR_INCLUDES): native
+# into B/st64 and -m32 into B/st32.  A program NAME_32 is the -m32 build of
+# NAME.  Each make below recompiles only what changed.
 B ?= $(error B= not set)
 TREE ?= $(error TREE= not set)
-TC_SRC ?= $(error TC_SRC= not set)
+HDR ?= $(error HDR= not set)
 TESTS ?=
 HERE := $(dir $(lastword $(MAKEFILE_LIST)))
 ST := $(TREE)/tools/testing/selftests
-CC ?= gcc
 HOSTCC ?= cc
 
-# -D_GNU_SOURCE= as the selftests' lib.mk has it (the futex tests need the
-# prototype of basename()).
-CFLAGS := -static -O2 -Wall -pthread -D_GNU_SOURCE= -I$(ST)
-LDLIBS := -lpthread -lrt
-KSFT := $(ST)/kselftest.h $(HERE)initramfs.mk
-FUTEX_HDRS := $(wildcard $(ST)/futex/include/*.h)
+# $(call selftest,DIR,OUT,FLAGS): make in selftests/DIR, output in B/OUT.
+selftest = mkdir -p $(B)/$(2) && $(MAKE) -s -C $(ST)/$(1) OUTPUT=$(B)/$(2) KHDR_INCLUDES="-isystem $(HDR)" \
+	USERCFLAGS="$(3)" USERLDFLAGS="$(3) -static"
 
 all: $(B)/initramfs.cpio
 
 $(B)/init: $(HERE)init.c $(HERE)initramfs.mk
 	$(CC) -static -O2 -Wall -Wextra -o $@ $<
 
-# tc-src names the timeout_classes.c in use; scripts/initramfs.sh rewrites it
-# only when that changes, so that switching sources rebuilds.
-$(B)/timeout_classes: $(TC_SRC) $(B)/tc-src $(KSFT)
-	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
+$(B)/bench: $(HERE)bench.c $(ST)/kselftest.h
+	$(CC) -static -O2 -Wall -I$(ST) -o $@ $<
 
-$(B)/timeout_classes_32: $(TC_SRC) $(B)/tc-src $(KSFT)
-	$(CC) -m32 $(CFLAGS) -o $@ $< $(LDLIBS)
+$(B)/st64/timeout_classes $(B)/st32/timeout_classes: FORCE
+	+$(call selftest,timers,$(notdir $(@D)),$(if $(filter st32,$(notdir $(@D))),-m32)) $@
 
-$(B)/bench: $(HERE)bench.c $(KSFT)
-	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
+$(B)/st64/futex_%: FORCE
+	+$(call selftest,futex/functional,st64,) $@
 
-$(B)/futex_%: $(ST)/futex/functional/futex_%.c $(FUTEX_HDRS) $(KSFT)
-	$(CC) $(CFLAGS) -I$(ST)/futex/include -o $@ $< $(LDLIBS)
+# cp -p: a program that did not change keeps its time, and the archive too.
+$(B)/%_32: $(B)/st32/%
+	cp -p $< $@
 
-$(B)/%: $(ST)/timers/%.c $(KSFT)
-	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
+$(B)/%: $(B)/st64/%
+	cp -p $< $@
 
 $(B)/gen_init_cpio: $(TREE)/usr/gen_init_cpio.c
 	$(HOSTCC) -O2 -o $@ $<
@@ -49,5 +47,6 @@ $(B)/initramfs.cpio: $(B)/initramfs.list $(B)/gen_init_cpio $(B)/init $(B)/tests
 	$(B)/gen_init_cpio -t 0 $(B)/initramfs.list > $@.tmp
 	mv $@.tmp $@
 
-.PHONY: all
+.PHONY: all FORCE
+.PRECIOUS: $(B)/st64/% $(B)/st32/%
 .DELETE_ON_ERROR:

@@ -38,8 +38,8 @@ echo "fixes: patches 1-$nfixes of $total, up to $(git -C "$TS_SRC" log -1 --form
 
 main_results=$TS_RESULTS/tests
 for k in base patched; do
-	[ -f "$main_results/$k/results.json" ] ||
-		die "$main_results/$k/results.json not found: the main boot must run first (make boot)"
+	[ -f "$main_results/$k/verdict.json" ] ||
+		die "$main_results/$k/verdict.json not found: the main boot must run first (make boot)"
 done
 initramfs=$TS_OUT/initramfs-tests
 [ -f "$initramfs/initramfs.cpio" ] || die "$initramfs/initramfs.cpio not found (make initramfs)"

@@ -2,12 +2,13 @@
 # usage: scripts/initramfs.sh [tests|bench]
 # Build the guest initramfs $TS_OUT/initramfs-<suite>/initramfs.cpio: the
 # static /init (qemu-config/init.c) and the programs listed in
-# qemu-config/<suite> (default: tests), static, from the patched tree's
-# tools/testing/selftests (TS_TC_SRC overrides timeout_classes.c) or from
-# qemu-config/, packed by the tree's usr/gen_init_cpio (compiled into the
-# build directory) from the list template qemu-config/initramfs.list, with
-# fixed mtimes.  No root needed; make (qemu-config/initramfs.mk) recompiles
-# only what changed.
+# qemu-config/<suite> (default: tests), static: the patched tree's
+# selftests, built by their own Makefiles against the uapi headers that
+# `make headers` exports into the patched guest's O= directory, or
+# qemu-config/bench.c; packed by the tree's usr/gen_init_cpio (compiled
+# into the build directory) from the list template
+# qemu-config/initramfs.list, with fixed mtimes.  No root needed; make
+# (qemu-config/initramfs.mk) recompiles only what changed.
 # Prints the path of the archive on stdout.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -21,9 +22,11 @@ st=$TS_SRC/tools/testing/selftests
 [ -d "$st" ] || die "$st not found (run scripts/tree.sh)"
 mkdir -p "$b"
 
-# timeout_classes.c: the series adds it to the tree; TS_TC_SRC overrides.
-tc_src=${TS_TC_SRC:-$st/timers/timeout_classes.c}
-[ -f "$tc_src" ] || die "timeout_classes.c not found at $tc_src (is patches/series applied?)"
+[ -f "$st/timers/timeout_classes.c" ] ||
+	die "$st/timers/timeout_classes.c not found (is patches/series applied?)"
+# The tree's uapi headers, for KHDR_INCLUDES.
+hdr_out=$TS_OUT/guest-patched
+kmake "$TS_SRC" "$hdr_out" -s headers >&2 || die "make headers in $hdr_out failed"
 
 # write_if_changed FILE: stdin to FILE, keeping FILE's mtime if equal.
 write_if_changed() {
@@ -35,8 +38,6 @@ write_if_changed() {
 		mv "$tmp" "$1"
 	fi
 }
-
-echo "$tc_src" | write_if_changed "$b/tc-src"
 
 # The programs to run: /etc/tests without comments; each is /bin/NAME.
 tests=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$cfg/$suite" | grep -v '^$') ||
@@ -59,6 +60,6 @@ if grep -n '@' "$b/initramfs.list" >&2; then
 	die "unreplaced placeholder in $b/initramfs.list"
 fi
 
-make -s -f "$cfg/initramfs.mk" -j"$TS_JOBS" B="$b" TREE="$TS_SRC" TC_SRC="$tc_src" \
+make -s -f "$cfg/initramfs.mk" -j"$TS_JOBS" B="$b" TREE="$TS_SRC" HDR="$hdr_out/usr/include" \
 	TESTS="${names[*]}" >&2 || die "building the initramfs in $b failed"
 echo "$b/initramfs.cpio"

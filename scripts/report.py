@@ -1,22 +1,23 @@
 #!/usr/bin/env python3
 """usage: scripts/report.py RESULTS_DIR
 
-Compare the integration boot of the unpatched (base) and the patched kernel
-and write the human report, RESULTS_DIR/report.md.
+The one judge of the integration boot: compares the unpatched (base) and
+the patched kernel and writes RESULTS_DIR/report.md and report.json.
 
-Reads, for each of base and patched, RESULTS_DIR/<kernel>/results.json (the
-tree's `kunit.py parse --json` of the serial log: the authoritative status of
-every case) and RESULTS_DIR/<kernel>/serial.log (the per-case diagnostic lines
-"# <case>: class=<c> expected=<e> got=<g>" and "# boot-to-verdict: <s> s").
+Reads RESULTS_DIR/<kernel>/verdict.json for base and patched, the KTAP tree
+that scripts/ktap.py read from the serial log.  A contract case is one input
+of timeout_classes: a diagnostic line "# <case>: kernel_sec=<s>
+kernel_nsec=<ns> class=<c> expected=<e> got=<g>" in the log of the test
+that ran it, which ends with "# <abi> <entry> <mode>: N inputs, K not
+answered as the contract says".
 
 The two kernels must answer every case alike, except the cases that the
 rules of patches/intended-differences (scripts/intended.py) cover: those
-must differ, with exactly the outcomes the rule gives, and on the base
-kernel they are the only cases allowed to fail the contract.
-
-Fails (exit 1) when a case is not ok or missing where no rule allows it,
-when the kernels differ on a case no rule covers, or when a covered case
-does not show its intended difference; each such case is named.
+must differ, with exactly the outcomes the rule gives.  On the base kernel
+they, and only they, may fail the contract, and a test may fail only by
+them.  Fails (exit 1) on a test or case that failed where no rule allows
+it, on a difference no rule covers, on a covered case that does not show
+its difference, and on anything the reader found wrong; each is named.
 """
 import collections
 import json
@@ -25,42 +26,52 @@ import re
 import sys
 
 import intended
-import kunit_json
 
 KERNELS = ("base", "patched")
-BOOT = re.compile(r"#\s*boot-to-verdict:\s*(?P<s>[0-9.]+)\s*s")
 NAME = intended.NAME
+# The closing line of a timeout_classes test (tools/testing/selftests/timers).
+DONE = re.compile(r"^# (?P<test>\S+ \S+ \S+): (?P<n>\d+) inputs, (?P<k>\d+) not answered "
+                  r"as the contract says$")
 NEGATIVE = {"S64_MIN", "INT_MIN", "-1"}
 HUGE = {"KTIME_SEC_MAX-1", "KTIME_SEC_MAX", "S64_MAX"}
 
 
-def load(results, kernel, problems):
-    """Statuses from kunit.py's JSON, answers and boot time from the log.
+def leaves(tests, path=()):
+    """(path, test) for every test of a verdict's tree that has none below."""
+    for t in tests:
+        if t["tests"]:
+            yield from leaves(t["tests"], path + (t["name"],))
+        else:
+            yield path + (t["name"],), t
 
-    A missing JSON (the parser gave up on a broken log) is a problem, not
-    the end: the answers in the serial log can still be compared.
-    """
-    base = os.path.join(results, kernel)
-    statuses = {}
+
+def load(results, kernel, problems):
+    """A kernel's verdict: statuses of its leaf tests, its contract cases
+    (by name, with the path of their test), each test's closing line, and
+    the boot time."""
+    path = os.path.join(results, kernel, "verdict.json")
     try:
-        statuses = dict(("/".join(p), s)
-                        for p, s in kunit_json.load(os.path.join(base, "results.json")))
+        with open(path) as f:
+            v = json.load(f)
     except (OSError, ValueError) as e:
-        problems.append(f"{kernel}: no usable kunit.py JSON: {e}")
-    try:
-        with open(os.path.join(base, "serial.log"), errors="replace") as f:
-            log = f.read().splitlines()
-    except OSError as e:
-        sys.exit(f"error: {kernel} kernel: {e}")
-    diags, boot = {}, None
-    for line in log:
-        d = intended.diag(line)
-        if d:
-            diags[d["name"]] = d
-        m = BOOT.search(line)
-        if m:
-            boot = float(m["s"])
-    return statuses, diags, boot
+        problems.append(f"{kernel}: no verdict ({e}): the boot did not run or was not read")
+        return {}, {}, {}, None
+    problems += [f"{kernel}: KTAP: {e}" for e in v["errors"]]
+    if v["counts"]["errors"] and not v["errors"]:
+        problems.append(f"{kernel}: KTAP: the parser counted {v['counts']['errors']} errors")
+    statuses, diags, done = {}, {}, {}
+    for p, t in leaves(v["tests"]):
+        name = "/".join(p)
+        statuses[name] = t["status"]
+        for line in t["log"]:
+            d = intended.diag(line)
+            if d:
+                d["test"] = name
+                diags[d["name"]] = d
+            m = DONE.match(line)
+            if m:
+                done[name] = (int(m["n"]), int(m["k"]))
+    return statuses, diags, done, v["boot_to_verdict_s"]
 
 
 def row_of(sec, cls):
@@ -99,29 +110,52 @@ def main():
             problems.append(str(e))
             return None
 
-    # Every case of either kernel, by its full path in the KTAP tree.  On
-    # the base kernel, a case that a rule covers fails the contract: allowed
-    # when it answered what the rule says 6.12 answers.
+    # Every test of either kernel, by its path in the KTAP tree, and every
+    # contract case.  On the base kernel a case that a rule covers fails
+    # the contract by design when it answered what the rule says 6.12
+    # answers; a test may fail only by such cases, all of its inputs run.
     names = sorted(set(data["base"][0]) | set(data["patched"][0]))
+    by_design = {}
     for kernel in KERNELS:
-        statuses, diags, boot = data[kernel]
+        statuses, diags, done, boot = data[kernel]
         missing = [n for n in names if n not in statuses]
         if statuses and missing:
-            problems.append(f"{kernel}: {len(missing)} cases missing, the first: {missing[0]}")
-        for name in names:
-            st = statuses.get(name)
-            if st is None or st in ("PASS", "SKIP"):
+            problems.append(f"{kernel}: {len(missing)} tests missing, the first: {missing[0]}")
+        failing = collections.defaultdict(list)
+        for case, d in sorted(diags.items()):
+            if d["exp"] == d["got"]:
                 continue
-            d = diags.get(name.split("/")[-1])
             try:
-                allowed = kernel == "base" and d is not None and intended.fails_by_design(rules, d)
+                ok = kernel == "base" and intended.fails_by_design(rules, d)
             except ValueError as e:
                 problems.append(str(e))
-                allowed = False
-            if not allowed:
-                problems.append(f"{kernel}: case {st}: {name}")
+                ok = False
+            failing[d["test"]].append(case)
+            if ok:
+                by_design[kernel] = by_design.get(kernel, 0) + 1
+            else:
+                print(f"[FAILED] {kernel}: {case}: expected {d['exp']}, got {d['got']}",
+                      file=sys.stderr)
+                problems.append(f"{kernel}: case failed: {case}: expected {d['exp']}, "
+                                f"got {d['got']}")
+        for name, st in statuses.items():
+            n_k = done.get(name)
+            if n_k and n_k[1] != len(failing[name]):
+                problems.append(f"{kernel}: {name}: says {n_k[1]} inputs failed, "
+                                f"its log shows {len(failing[name])}")
+            if st in ("PASS", "SKIP"):
+                continue
+            if not (kernel == "base" and failing[name] and n_k):
+                print(f"[FAILED] {kernel}: {name}: {st}", file=sys.stderr)
+                problems.append(f"{kernel}: test {st}: {name}"
+                                + ("" if n_k or not failing[name] else
+                                   " (it did not run all of its inputs)"))
         if boot is None:
             problems.append(f"{kernel}: no boot-to-verdict line in the serial log")
+        if by_design.get(kernel):
+            print(f"{kernel}: {by_design[kernel]} cases fail the contract by design, each "
+                  "listed in patches/intended-differences (6.12 answers them as the list "
+                  "says, and the fixes change exactly these): not failures of this run")
 
     # The contract cases: what each kernel answered, case by case.
     cases = sorted(set(data["base"][1]) | set(data["patched"][1]))
@@ -164,10 +198,10 @@ def main():
     out = ["# Integration boot: baseline 6.12 vs patched", ""]
     verdict = "PASS" if not problems else "FAIL"
     out += [f"**Verdict: {verdict}**", ""]
-    out += ["| kernel | cases | passed | skipped | not ok | contract cases | boot-to-verdict |",
+    out += ["| kernel | tests | passed | skipped | not ok | contract cases | boot-to-verdict |",
             "|---|---|---|---|---|---|---|"]
     for k in KERNELS:
-        statuses, diags, boot = data[k]
+        statuses, diags, done, boot = data[k]
         c = collections.Counter(statuses.values())
         bad = len(statuses) - c["PASS"] - c["SKIP"]
         bt = f"{boot:.2f} s" if boot is not None else "missing"
@@ -216,7 +250,8 @@ def main():
                 cells.append(f"{cell(v['base'])} / {cell(v['patched'])}" if v else "")
             out.append(f"| {r} | " + " | ".join(cells) + " |")
         out.append("")
-    others = sorted({n.split("/")[0] for n in names if not NAME.match(n.split("/")[-1])})
+    contract_tests = {d["test"] for k in KERNELS for d in data[k][1].values()}
+    others = sorted({n.split("/")[0] for n in names if n not in contract_tests})
     if others:
         out += ["## Other guest tests", "", "| program | base | patched |", "|---|---|---|"]
         for prog in others:
@@ -243,14 +278,19 @@ def main():
         "problems": problems,
     }
     for k in KERNELS:
-        statuses, diags, boot = data[k]
+        statuses, diags, done, boot = data[k]
         c = collections.Counter(statuses.values())
         abis = collections.Counter(NAME.match(n)["abi"] for n in diags if NAME.match(n))
+        # Coverage: inputs per (ABI, entry point, mode, class of the input).
+        cells = collections.Counter(
+            " ".join((m["abi"], m["entry"], m["mode"], d["cls"]))
+            for n, d in diags.items() for m in [NAME.match(n)] if m)
         summary["kernels"][k] = {
-            "cases": len(statuses), "passed": c["PASS"], "skipped": c["SKIP"],
+            "tests": len(statuses), "passed": c["PASS"], "skipped": c["SKIP"],
             "not_ok": len(statuses) - c["PASS"] - c["SKIP"],
             "contract_cases": len(diags), "contract_cases_by_abi": dict(sorted(abis.items())),
-            "boot_to_verdict_s": boot}
+            "failed_by_design": by_design.get(k, 0),
+            "cells": dict(sorted(cells.items())), "boot_to_verdict_s": boot}
     with open(os.path.join(results, "report.json"), "w") as f:
         json.dump(summary, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""usage: scripts/ktap.py SERIAL_LOG VERDICT_JSON
+
+The one reader of a guest boot: parses the KTAP of SERIAL_LOG with the
+tree's own tools/testing/kunit/kunit_parser.py (from $TS_SRC, used as a
+library) and writes VERDICT_JSON:
+
+  {"status": "PASS|FAIL|SKIP|ERROR", "plan": N, "counts": {...},
+   "errors": [the parser's complaints], "boot_to_verdict_s": S or null,
+   "tests": [{"name", "status", "log": [diagnostic lines], "tests": [...]}]}
+
+"tests" is the KTAP tree: the guest's programs, then what each reported
+(for timeout_classes, one kselftest_harness test per entry point, mode and
+ABI, its log holding one diagnostic line per input).  boot_to_verdict_s
+comes from /init's "# boot-to-verdict: S s" line, which follows the KTAP
+document.  Judging is scripts/report.py's job; this exits 0 once the
+verdict is written, 1 if the log cannot be read.
+"""
+import io
+import json
+import os
+import re
+import sys
+
+BOOT = re.compile(r"^# boot-to-verdict: ([0-9.]+) s$")
+
+
+def kunit_modules():
+    src = os.environ.get("TS_SRC") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+        "timespec-sanity", "src")
+    sys.path.insert(0, os.path.join(src, "tools", "testing", "kunit"))
+    import kunit_parser
+    import kunit_printer
+    return kunit_parser, kunit_printer
+
+
+def status_name(status, parser):
+    return {parser.TestStatus.SUCCESS: "PASS", parser.TestStatus.SKIPPED: "SKIP",
+            parser.TestStatus.FAILURE: "FAIL"}.get(status, "ERROR")
+
+
+def tree(test, parser):
+    return {"name": test.name, "status": status_name(test.status, parser),
+            "log": [l.strip() for l in test.log if l.strip()],
+            "tests": [tree(t, parser) for t in test.subtests]}
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.strip().splitlines()[0])
+    log_path, out_path = sys.argv[1:]
+    parser, printer = kunit_modules()
+    try:
+        with open(log_path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        sys.exit(f"error: {e}")
+    # The parser reports what it finds wrong on its printer: keep that.
+    said = io.StringIO()
+    printer.stdout._output = said
+    printer.stdout._use_color = False
+    top = parser.parse_run_tests(lines)
+    errors = [re.sub(r"^\[[0-9:]+\] ", "", l) for l in said.getvalue().splitlines()
+              if "[ERROR]" in l]
+    boot = [float(m[1]) for m in map(BOOT.match, lines) if m]
+    c = top.counts
+    verdict = {
+        "status": status_name(top.status, parser),
+        "plan": top.expected_count,
+        "counts": {"passed": c.passed, "failed": c.failed, "crashed": c.crashed,
+                   "skipped": c.skipped, "errors": c.errors},
+        "errors": errors,
+        "boot_to_verdict_s": boot[-1] if boot else None,
+        "tests": [tree(t, parser) for t in top.subtests],
+    }
+    with open(out_path + ".tmp", "w") as f:
+        json.dump(verdict, f, indent=1)
+        f.write("\n")
+    os.replace(out_path + ".tmp", out_path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
