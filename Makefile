@@ -3,6 +3,9 @@
 #   deps -> tree (extract 6.12, git am patches/series) -> kunit
 #        -> guest (base and patched kernels, initramfs) -> boot -> report
 #   tree -> audit (spatch: how every syscall timeout is checked; docs/audit.md)
+#   tree -> kunit-arch (i386, arm64) -> check
+#   check + kunit-sanitizers, every prefix in three more configurations
+#        -> check-full (not in CI: it does not fit in CI's hour)
 #   boot -> fixes (the fixes part alone against 6.12, the refactor against
 #           6.12 + fixes) -> check
 #   kunit, report -> mbox (one mbox per destination tree, with its cover
@@ -20,7 +23,7 @@ S := scripts
 RESULTS = $$(. $(S)/lib.sh && echo "$$TS_RESULTS")
 
 .PHONY: all test deps tree kunit guest initramfs initramfs-bench boot report \
-	check kunit-sanitizers fixes bench mbox audit help clean-work
+	check check-full kunit-sanitizers kunit-arch fixes bench mbox audit help clean-work
 
 all: kunit report
 
@@ -52,11 +55,23 @@ boot: guest initramfs
 
 report: boot
 
-check: tree kunit-sanitizers fixes
+check: tree kunit-arch fixes
 	@$(S)/check.sh
+
+# What make check does, and what does not fit in CI's hour: every prefix
+# also built with FUTEX=n, POSIX_TIMERS=n and TIMERFD=n, and the KUnit suite
+# under KASAN and UBSAN.
+check-full: tree kunit-sanitizers kunit-arch fixes
+	@TS_CHECK_VARIANTS="integration futex-off posix-timers-off timerfd-off" $(S)/check.sh
 
 kunit-sanitizers: tree
 	@$(S)/kunit.sh sanitizers
+
+# The suite where long is 32 bits (i386), and on a second architecture
+# (arm64, built with LLVM=1, run on qemu-system-aarch64).
+kunit-arch: tree
+	@$(S)/kunit.sh i386
+	@$(S)/kunit.sh arm64
 
 # The fixes part of patches/series alone against 6.12 (exactly the intended
 # differences), and the refactor against 6.12 + fixes (none).

@@ -5,6 +5,8 @@
 # SERIAL_LOG.  The guest's /init ends the run through isa-debug-exit (port
 # 0xf4): QEMU exits 1 when all tests passed, 3 when one failed; 0 means the
 # guest rebooted or panicked (-no-reboot, panic=-1) without a verdict.
+# TS_APPEND adds kernel parameters (for example
+# sysctl.kernel.io_uring_disabled=2).
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: qemu-config/qemu.sh BZIMAGE INITRAMFS SERIAL_LOG" >&2; exit 2; }
 accel=tcg
@@ -16,4 +18,4 @@ exec qemu-system-x86_64 \
 	-serial "file:$3" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x01 \
 	-kernel "$1" -initrd "$2" \
-	-append "console=ttyS0 loglevel=5 panic=-1 tsc=nowatchdog rdinit=/init"
+	-append "console=ttyS0 loglevel=5 panic=-1 tsc=nowatchdog rdinit=/init${TS_APPEND:+ $TS_APPEND}"

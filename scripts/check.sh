@@ -5,8 +5,9 @@
 #      warning or check except those waived in $TS_PATCHES/checkpatch.waivers
 #      (an unused waiver is an error too);
 #   2. every prefix of the series compiles, without a warning, the objects it
-#      touches and the users of the changed headers, in four configurations
-#      (integration, FUTEX=n, POSIX_TIMERS=n, TIMERFD=n);
+#      touches and the users of the changed headers, in the configurations
+#      of TS_CHECK_VARIANTS (default: integration; `make check-full`: also
+#      FUTEX=n, POSIX_TIMERS=n and TIMERFD=n);
 #   3. sparse (C=1) and W=1 on those objects: no warning that 6.12 lacks;
 #   4. scripts/kernel-doc -none -Wall on the touched headers and .c files: no
 #      warning that 6.12 lacks.
@@ -33,11 +34,11 @@ passed=$state/passed
 # Each is built only where it exists and its configuration enables it.
 header_users=(kernel/time/time.c kernel/time/hrtimer.c kernel/time/posix-timers.c
 	kernel/time/posix-stubs.c kernel/futex/syscalls.c fs/timerfd.c
-	kernel/time/timespec64_kunit.c)
+	kernel/time/tests/timespec64_kunit.c)
 # Headers whose kernel-doc is checked in any case (and whatever .h/.c the
 # series touches outside tools/).
 kdoc_fixed=(include/linux/time64.h include/linux/time.h include/linux/futex.h
-	kernel/time/timespec64_kunit.c)
+	kernel/time/tests/timespec64_kunit.c)
 
 # The integration fragment: the guest kernel's, or a minimal stand-in while
 # qemu-config/guest.config does not exist.
@@ -53,7 +54,7 @@ kunit_fragment='CONFIG_KUNIT=y
 CONFIG_TIMESPEC64_KUNIT_TEST=y'
 # Variants: name and the symbols added on top of the integration fragment.
 # FUTEX, POSIX_TIMERS and TIMERFD are only settable with EXPERT=y.
-variants=(integration futex-off posix-timers-off timerfd-off)
+read -r -a variants <<<"${TS_CHECK_VARIANTS:-integration}"
 declare -A variant_extra=(
 	[integration]=''
 	[futex-off]=$'CONFIG_EXPERT=y\nCONFIG_FUTEX=n'
@@ -61,6 +62,10 @@ declare -A variant_extra=(
 	[timerfd-off]=$'CONFIG_EXPERT=y\nCONFIG_TIMERFD=n'
 )
 karch=ARCH=x86_64
+for v in "${variants[@]}"; do
+	[ -n "${variant_extra[$v]+set}" ] ||
+		die "TS_CHECK_VARIANTS: unknown configuration '$v' (known: ${!variant_extra[*]})"
+done
 
 [ -r "$series_file" ] || die "$series_file not found (TS_PATCHES=$TS_PATCHES)"
 [ -d "$TS_SRC/.git" ] || die "no patched tree in $TS_SRC: run make tree first"

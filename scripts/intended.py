@@ -1,8 +1,8 @@
 """The intended differences between 6.12 and the patched kernel.
 
 Reads patches/intended-differences (its header documents the format) and
-says which integration-boot case a rule covers.  Imported by boot.sh's
-checker and report.py; not run on its own.
+says which integration-boot case a rule covers.  Imported by report.py;
+not run on its own.
 """
 import fnmatch
 import operator

@@ -278,7 +278,7 @@ def testing_text(f):
     b = t["kernels"]["patched"]
     by_abi = ", ".join(f"{abi} {n}" for abi, n in b["contract_cases_by_abi"].items())
     lines = [
-        f" - KUnit (kernel/time/timespec64_kunit.c, x86_64): {f['kunit_pass']} of "
+        f" - KUnit (kernel/time/tests/timespec64_kunit.c, x86_64): {f['kunit_pass']} of "
         f"{f['kunit_rows']} parameterised rows pass.",
         f" - Integration: selftests/timers/timeout_classes, native and -m32, booted "
         f"under QEMU on 6.12 and on 6.12 + the whole series: {b['contract_cases']} "
