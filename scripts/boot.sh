@@ -41,9 +41,20 @@ wall=$(printf '%d.%03d' $((wall / 1000)) $((wall % 1000)))
 
 # Collect every problem, then report them all.
 problems=()
+# /init's last word says how many programs failed: none with exit 1 (all
+# passed or skipped), some with exit 3 (report.py judges which).
+summary=$(grep -E '^# init: [0-9]+ of [0-9]+ programs failed' "$log" | tail -n 1) ||
+	[ $? -eq 1 ]
+nfailed=${summary#\# init: }
+nfailed=${nfailed%% *}
 case $rc in
-1) ;; # /init: all programs passed or skipped
-3) ;; # /init: a program failed; judged with the cases below
+1 | 3)
+	if [ -z "$summary" ]; then
+		problems+=("QEMU exited $rc, but /init never said how many programs failed: it did not finish")
+	elif { [ "$rc" -eq 1 ] && [ "$nfailed" -ne 0 ]; } || { [ "$rc" -eq 3 ] && [ "$nfailed" -eq 0 ]; }; then
+		problems+=("QEMU exited $rc, but /init said '${summary#\# }'")
+	fi
+	;;
 124 | 137) problems+=("timeout: the guest did not finish within $limit s") ;;
 0) problems+=("no verdict: the guest rebooted or panicked before /init finished (QEMU exit 0)") ;;
 *) problems+=("QEMU failed (exit $rc)") ;;
@@ -60,8 +71,9 @@ if [ -n "$splats" ]; then
 	problems+=("kernel splat in the serial log (the first lines are above)")
 fi
 
-python3 "$TS_REPO/scripts/ktap.py" "$log" "$json" ||
-	problems+=("scripts/ktap.py could not read the serial log")
+ktap_rc=0
+python3 "$TS_REPO/scripts/ktap.py" "$log" "$json" || ktap_rc=$?
+[ "$ktap_rc" -eq 0 ] || problems+=("scripts/ktap.py failed (exit $ktap_rc) on the serial log")
 
 if [ ${#problems[@]} -gt 0 ]; then
 	for p in "${problems[@]}"; do

@@ -326,6 +326,10 @@ use_config() {
 	cmp -s "$out/.config.check" "$out/.config" || cp "$out/.config.check" "$out/.config"
 	kmake "$check_src" "$out" $karch -s olddefconfig >/dev/null 2>"$logs/olddefconfig.log" ||
 		{ cat "$logs/olddefconfig.log" >&2; die "make olddefconfig failed in $out"; }
+	# include/config/auto.conf for this prefix: objects() reads it, and a
+	# patch that adds a Kconfig symbol must build the objects it enables.
+	kmake "$check_src" "$out" $karch -s syncconfig >/dev/null 2>"$logs/syncconfig.log" ||
+		{ cat "$logs/syncconfig.log" >&2; die "make syncconfig failed in $out"; }
 }
 show_errors() { # the compiler's diagnostics in a build log
 	if grep -qE ': (fatal )?(error|warning):' "$1"; then

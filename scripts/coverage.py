@@ -4,8 +4,8 @@
 The coverage of two integration boots, from the report.json that
 scripts/report.py writes: one row per (ABI, entry point, mode, input class)
 cell, with the number of inputs each boot ran in it on the patched kernel,
-as a markdown table on stdout.  Cells that only one boot has are listed
-first, so that no lost cell goes unseen.
+as a markdown table on stdout.  Cells that only one boot has, and cells
+with fewer inputs after, are listed first, so that no loss goes unseen.
 """
 import json
 import sys
@@ -22,9 +22,10 @@ def main():
     before, after = cells(sys.argv[1]), cells(sys.argv[2])
     lost = sorted(set(before) - set(after))
     new = sorted(set(after) - set(before))
+    shrunk = sorted(c for c in set(before) & set(after) if after[c] < before[c])
     out = [f"Cells: {len(before)} before, {len(after)} after; lost {len(lost)}, "
-           f"new {len(new)}.", ""]
-    for title, names in (("Lost", lost), ("New", new)):
+           f"new {len(new)}, with fewer inputs {len(shrunk)}.", ""]
+    for title, names in (("Lost", lost), ("New", new), ("With fewer inputs", shrunk)):
         if names:
             out += [f"{title}:", ""] + [f"- `{c}`" for c in names] + [""]
     out += ["| ABI | entry point | mode | class | inputs before | inputs after |",

@@ -14,7 +14,8 @@ library) and writes VERDICT_JSON:
 ABI, its log holding one diagnostic line per input).  boot_to_verdict_s
 comes from /init's "# boot-to-verdict: S s" line, which follows the KTAP
 document.  Judging is scripts/report.py's job; this exits 0 once the
-verdict is written, 1 if the log cannot be read.
+verdict is written, and 1 if the log cannot be read, holds no KTAP, or the
+tree's kunit_parser cannot be imported.
 """
 import io
 import json
@@ -29,9 +30,14 @@ def kunit_modules():
     src = os.environ.get("TS_SRC") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
         "timespec-sanity", "src")
-    sys.path.insert(0, os.path.join(src, "tools", "testing", "kunit"))
-    import kunit_parser
-    import kunit_printer
+    kunit_dir = os.path.join(src, "tools", "testing", "kunit")
+    sys.path.insert(0, kunit_dir)
+    try:
+        import kunit_parser
+        import kunit_printer
+    except ImportError as e:
+        sys.exit(f"error: cannot import the tree's kunit_parser from {kunit_dir} ({e}): "
+                 "is TS_SRC the patched tree?")
     return kunit_parser, kunit_printer
 
 
@@ -78,6 +84,9 @@ def main():
         json.dump(verdict, f, indent=1)
         f.write("\n")
     os.replace(out_path + ".tmp", out_path)
+    if not top.subtests:
+        print(f"error: no KTAP test in {log_path}: " + "; ".join(errors), file=sys.stderr)
+        return 1
     return 0
 
 
