@@ -247,6 +247,21 @@ def figures(results, work, head):
         die(f"no KUnit results ({e}): run make test first")
     f["kunit_rows"] = len(rows)
     f["kunit_pass"] = sum(1 for _, s in rows if s == "PASS")
+    # The other architectures, where make check ran them.
+    f["kunit_arch"] = []
+    for arch, variant in (("i386", "kunit-i386"), ("arm64 (LLVM=1)", "kunit-arm64")):
+        path = os.path.join(results, variant, "results.json")
+        try:
+            # Only a run on this series: newer than the series applied in the tree.
+            if os.path.getmtime(path) < os.path.getmtime(os.path.join(work, "series.stamp")):
+                continue
+            other = kunit_json.load(path)
+        except OSError:
+            continue
+        except ValueError as e:
+            die(f"{variant}/results.json is not readable ({e})")
+        f["kunit_arch"].append(
+            f"{arch} {sum(1 for _, s in other if s == 'PASS')} of {len(other)}")
     try:
         with open(os.path.join(results, "tests", "report.json")) as fh:
             f["test"] = json.load(fh)
@@ -278,8 +293,9 @@ def testing_text(f):
     b = t["kernels"]["patched"]
     by_abi = ", ".join(f"{abi} {n}" for abi, n in b["contract_cases_by_abi"].items())
     lines = [
-        f" - KUnit (kernel/time/tests/timespec64_kunit.c, x86_64): {f['kunit_pass']} of "
-        f"{f['kunit_rows']} parameterised rows pass.",
+        f" - KUnit (kernel/time/tests/timespec64_kunit.c): x86_64 {f['kunit_pass']} of "
+        f"{f['kunit_rows']} parameterised rows pass"
+        + ("; " + ", ".join(f["kunit_arch"]) if f["kunit_arch"] else "") + ".",
         f" - Integration: selftests/timers/timeout_classes, native and -m32, booted "
         f"under QEMU on 6.12 and on 6.12 + the whole series: {b['contract_cases']} "
         f"contract cases per kernel ({by_abi}). {t['differences']} cases differ, "
