@@ -1,102 +1,101 @@
-# The flow, left to right:
+# The flow.  Each stage is a target; `make help` lists them, one line each.
 #
-#   deps -> tree (extract 6.12, git am patches/series) -> kunit
-#        -> guest (base and patched kernels, initramfs) -> boot -> report
-#   tree -> audit (spatch: how every syscall timeout is checked; docs/audit.md)
-#   tree -> kunit-arch (i386, arm64) -> check
-#   check + kunit-sanitizers, every prefix in three more configurations
-#        -> check-full (not in CI: it does not fit in CI's hour)
-#   boot -> fixes (the fixes part alone against 6.12, the refactor against
-#           6.12 + fixes) -> check
-#   kunit, report -> mbox (one mbox per destination tree, with its cover
-#           letter, checked with git am, checkpatch and send-email --dry-run)
+#   deps -> tree -> kunit ----------------------------------------+
+#             |                                                    |
+#             +-> guest + initramfs -> boot -> report -> fixes     +-> test
+#             +-> audit                                 (make)
+#             +-> check-patches, check-bisect, check-warnings,
+#                 check-scripts, kunit-i386, kunit-arm64, fixes -> check
 #
-# `make` is the main job and `make test` what CI runs (.ci/run): both run the
-# whole flow.  CI then runs `make audit`, `make check` (review checks and
-# `make fixes`) and `make mbox` with a stand-in author.  `make bench` (cost)
-# is for reviewers; `make mbox TS_AUTHOR="Name <email>"` for the person who
-# sends the series.  Build products live outside the repository, in $TS_WORK
-# (default ~/.cache/timespec-sanity; see scripts/lib.sh).
+# `make` (all) is the main job: KUnit, both boots judged, and the fixes
+# part proven alone.  `make test` is what CI runs first: KUnit and the
+# integration boot, judged.  CI (.ci/run) then runs `make audit`, `make
+# check` and `make mbox` with a stand-in author.  `make check-full` adds
+# what does not fit in CI's hour.  Every build product lives in $TS_WORK
+# (default ~/.cache/timespec-sanity); scripts/lib.sh declares every TS_*
+# variable.
 
 SHELL := /bin/bash
 S := scripts
 RESULTS = $$(. $(S)/lib.sh && echo "$$TS_RESULTS")
+ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 
-.PHONY: all test deps tree kunit guest initramfs initramfs-bench boot report \
-	check check-full kunit-sanitizers kunit-arch fixes bench mbox audit help clean-work
+.PHONY: all test deps tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
+	initramfs boot report fixes audit check check-patches check-bisect \
+	check-warnings check-scripts check-full bench mbox help clean-work
 
-all: kunit report
+all: kunit report fixes ## the main job: KUnit, base and patched judged, the fixes alone
 
-test: all
+test: kunit report ## what CI runs first: KUnit (x86_64) and the integration boot, judged
 
-deps:
+deps: ## install the missing Debian packages (root; names them otherwise)
 	@$(S)/deps.sh
 
-tree: deps
+tree: deps ## extract 6.12 into $TS_WORK, git am the series: base, fixes, patched trees
 	@$(S)/tree.sh
 
-kunit: tree
-	@$(S)/kunit.sh plain
+kunit: tree ## KUnit suite on x86_64 (kunit.py): every row the suite generates passes
+	@$(S)/kunit.sh x86_64
 
-guest: tree
-	@$(S)/guest-kernel.sh base
-	@$(S)/guest-kernel.sh patched
-
-initramfs: tree
-	@$(S)/initramfs.sh tests
-
-initramfs-bench: tree
-	@$(S)/initramfs.sh bench
-
-# Both kernels boot even if the first fails; report.py judges and compares.
-boot: guest initramfs
-	@rc=0; $(S)/boot.sh base || rc=1; $(S)/boot.sh patched || rc=1; \
-	$(S)/report.py "$(RESULTS)/tests" || rc=1; exit $$rc
-
-report: boot
-
-check: tree kunit-arch fixes
-	@$(S)/check.sh
-
-# What make check does, and what does not fit in CI's hour: every prefix
-# also built with FUTEX=n, POSIX_TIMERS=n and TIMERFD=n, and the KUnit suite
-# under KASAN and UBSAN.
-check-full: tree kunit-sanitizers kunit-arch fixes
-	@TS_CHECK_VARIANTS="integration futex-off posix-timers-off timerfd-off" $(S)/check.sh
-
-kunit-sanitizers: tree
-	@$(S)/kunit.sh sanitizers
-
-# The suite where long is 32 bits (i386), and on a second architecture
-# (arm64, built with LLVM=1, run on qemu-system-aarch64).
-kunit-arch: tree
+kunit-i386: tree ## KUnit suite on i386, where long is 32 bits
 	@$(S)/kunit.sh i386
+
+kunit-arm64: tree ## KUnit suite on arm64, built with LLVM=1
 	@$(S)/kunit.sh arm64
 
-# The fixes part of patches/series alone against 6.12 (exactly the intended
-# differences), and the refactor against 6.12 + fixes (none).
-fixes: boot
-	@$(S)/fixes.sh
+kunit-sanitizers: tree ## KUnit suite under KASAN and UBSAN
+	@$(S)/kunit.sh sanitizers
 
-bench: guest initramfs-bench
-	@$(S)/bench.sh
+guest: tree ## the base and patched guest kernels (tinyconfig + qemu-config/guest.config)
+	@$(S)/guest-kernel.sh base >/dev/null
+	@$(S)/guest-kernel.sh patched >/dev/null
 
-# One mbox per destination tree under results/mbox, each with its cover
-# letter; the author from TS_AUTHOR="Name <email>" or git config.  Nothing
-# is sent.
-mbox: kunit report
-	@$(S)/mbox.py
+initramfs: tree ## the guest initramfs: /init and the selftests of the patched tree
+	@$(S)/initramfs.sh tests >/dev/null
 
-# The patched tree: every timeout path consistent; then 6.12 with the same
-# rules: every path the fixes fix named as inconsistent.
-audit: tree
+# Both kernels boot even if the first fails.
+boot: guest initramfs ## boot base and patched under QEMU: serial logs and verdicts
+	@rc=0; $(S)/boot.sh base || rc=1; $(S)/boot.sh patched || rc=1; exit $$rc
+
+report: boot ## judge base against patched: report-base-patched.md, intended differences only
+	@$(S)/report.py "$(RESULTS)/tests" base patched
+
+fixes: report ## 6.12 + fixes: exactly the intended differences from base, none from patched
+	@$(S)/guest-kernel.sh fixes >/dev/null
+	@$(S)/boot.sh fixes
+	@$(S)/report.py "$(RESULTS)/tests" base fixes
+	@$(S)/report.py --intended /dev/null "$(RESULTS)/tests" fixes patched
+
+audit: tree ## spatch: every timeout path of patched consistent, and 6.12's fixed paths found
 	@$(S)/audit.sh --strict
 	@$(S)/audit.sh --base
 
-help:
-	@sed -n '1,/^$$/p' Makefile
+check-patches: tree ## checkpatch --strict on every patch, waivers in patches/checkpatch.waivers
+	@$(S)/check-patches.sh
 
-# Removes every build product outside the repository (the trees, the O=
-# directories and the results): the next run starts from scratch.
-clean-work:
+check-bisect: tree ## every prefix of the series builds without a warning (TS_CHECK_VARIANTS)
+	@$(S)/check-bisect.sh
+
+check-warnings: tree ## no sparse, W=1 or kernel-doc warning that 6.12 lacks
+	@$(S)/check-warnings.sh
+
+check-scripts: tree ## the host scripts' own tests (scripts/tests)
+	@$(S)/tests/run.sh
+
+check: check-scripts check-patches check-bisect check-warnings kunit-i386 kunit-arm64 fixes ## the review checks that fit CI's hour
+
+check-full: check kunit-sanitizers ## make check, KUnit under sanitizers, every prefix in every configuration
+	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
+
+bench: guest ## cost: bloat-o-meter, and the guest benchmark on base and patched
+	@$(S)/initramfs.sh bench >/dev/null
+	@$(S)/bench.sh
+
+mbox: kunit report ## one mbox per destination tree, checked, never sent (TS_AUTHOR)
+	@$(S)/mbox.py
+
+help: ## this list
+	@sed -n 's/^\([a-z0-9-]*\):.*## \(.*\)/\1\t\2/p' Makefile | column -t -s "$$(printf '\t')"
+
+clean-work: ## remove $TS_WORK: the next run starts from scratch
 	@. $(S)/lib.sh && rm -rf "$$TS_WORK"

@@ -48,7 +48,6 @@
 
 #define TEST_LIST "/etc/tests"
 #define TEST_TIMEOUT_S 30
-#define MAX_TESTS 64
 #define DEBUG_EXIT_PORT 0xf4
 #define KSFT_SKIP 4
 
@@ -220,8 +219,8 @@ static int run_test(const char *path, const char *name, int timeout_s)
 
 int main(void)
 {
-	char *paths[MAX_TESTS];
-	int timeouts[MAX_TESTS];
+	char **paths = NULL;
+	int *timeouts = NULL;
 	int n = 0, failed = 0, i;
 	char line[512];
 	FILE *list;
@@ -251,13 +250,19 @@ int main(void)
 		out("# init: %s: %s\n", TEST_LIST, strerror(errno));
 		poweroff(1);
 	}
-	while (n < MAX_TESTS && fgets(line, sizeof(line), list)) {
+	/* As many programs as the list holds: none is left out unsaid. */
+	while (fgets(line, sizeof(line), list)) {
 		char path[256];
 		int t = TEST_TIMEOUT_S;
 
 		if (line[0] == '#' || sscanf(line, "%255s %d", path, &t) < 1)
 			continue;
-		paths[n] = strdup(path);
+		paths = realloc(paths, (n + 1) * sizeof(*paths));
+		timeouts = realloc(timeouts, (n + 1) * sizeof(*timeouts));
+		if (!paths || !timeouts || !(paths[n] = strdup(path))) {
+			out("# init: out of memory reading %s\n", TEST_LIST);
+			poweroff(1);
+		}
 		timeouts[n++] = t;
 	}
 	fclose(list);

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # usage: qemu-config/qemu.sh BZIMAGE INITRAMFS SERIAL_LOG
 # The one QEMU command line of the integration boot (used by scripts/boot.sh).
-# TCG by default; TS_KVM=1 opts in to KVM.  The serial console goes to
-# SERIAL_LOG.  The guest's /init ends the run through isa-debug-exit (port
+# TCG by default; TS_KVM=1 opts in to KVM (scripts/lib.sh: qemu_accel).
+# The serial console goes to SERIAL_LOG.  The guest's /init ends the run through isa-debug-exit (port
 # 0xf4): QEMU exits 1 when all tests passed, 3 when one failed; 0 means the
 # guest rebooted or panicked (-no-reboot, panic=-1) without a verdict.
 # TS_APPEND adds kernel parameters (for example
 # sysctl.kernel.io_uring_disabled=2).
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: qemu-config/qemu.sh BZIMAGE INITRAMFS SERIAL_LOG" >&2; exit 2; }
-accel=tcg
-[ "${TS_KVM:-0}" = 1 ] && accel=kvm
+. "$(dirname "$0")/../scripts/lib.sh"
+accel=$(qemu_accel) || exit 2 # not 1 or 3: those are /init's verdicts
 exec qemu-system-x86_64 \
 	-M pc -accel "$accel" -cpu max -smp 1 -m 512 \
 	-bios qboot.rom \

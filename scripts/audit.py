@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# usage: scripts/audit.py --src DIR --cocci FILE --cocci-origin TEXT --base-tag TAG
-#                         --macros FILE --out FILE [--doc FILE] [--strict]
+# usage: scripts/audit.py [-h] --src DIR --cocci FILE --cocci-origin TEXT
+#                         --base-tag TAG --macros FILE --out FILE --dirs DIRS
+#                         --graph-dirs DIRS [--jobs N] [--doc FILE] [--strict]
 # The analysis half of scripts/audit.sh (which picks the semantic patch and
 # builds the macro file; run that, not this).  Python 3 standard library only.
 #
@@ -18,10 +19,18 @@
 #  3. The one decision that is not derived: which syscalls take a timeout
 #     (TIMEOUT_SYSCALLS).  A row is on a timeout path iff a syscall of that
 #     list reaches it.
-# It writes the markdown table to --out, rewrites the section of --doc
-# between the audit markers, and with --strict exits 1 if a timeout-path row
-# is not consistent with the contract.
-
+# It writes the markdown table to --out and rewrites the section of --doc
+# between the audit markers.
+# Exit status (the same for scripts/audit.sh and scripts/audit.py):
+#   0  audited; with --strict, every timeout-path row is consistent with the
+#      contract (audit.sh --base: 6.12's audit found every expected path
+#      inconsistent)
+#   1  audited, and the answer is no: with --strict, a timeout-path row is
+#      not consistent, named (audit.sh --base: an expected path was not found
+#      inconsistent)
+#   2  the audit could not be done, named: bad usage, a missing tree, tool or
+#      file, a spatch failure (an exception, a timeout, unparseable output, a
+#      helper call it did not see) or any other error
 import argparse
 import collections
 import os
@@ -30,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 # Syscalls whose timespec (or timeval, or millisecond int) argument is a
 # timeout, by the name in SYSCALL_DEFINEn(); compat_ prefixes the
@@ -421,63 +431,86 @@ def table(rows, consistent_col):
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser(add_help=True)
-    ap.add_argument('--src', required=True)
-    ap.add_argument('--cocci', required=True)
-    ap.add_argument('--cocci-origin', required=True)
-    ap.add_argument('--base-tag', required=True)
-    ap.add_argument('--macros', required=True)
-    ap.add_argument('--out', required=True)
-    ap.add_argument('--doc')
-    ap.add_argument('--strict', action='store_true')
-    ap.add_argument('--dirs', required=True)
-    ap.add_argument('--graph-dirs', required=True)
-    ap.add_argument('--jobs', type=int, default=2)
-    a = ap.parse_args()
-    t0 = time.time()
-    dirs = a.dirs.split()
-    gdirs = a.graph_dirs.split()
+def parse_args():
+    # argparse's usage names every required option: the header above says
+    # the same (scripts/tests/test_audit.sh compares them), and a usage error
+    # exits 2, as the exit status wants.
+    ap = argparse.ArgumentParser(prog='scripts/audit.py')
+    ap.add_argument('--src', required=True, metavar='DIR',
+                    help='the kernel tree to audit (git)')
+    ap.add_argument('--cocci', required=True, metavar='FILE',
+                    help='the semantic patch (timespec64_timeout.cocci)')
+    ap.add_argument('--cocci-origin', required=True, metavar='TEXT',
+                    help='where the semantic patch comes from, for the table')
+    ap.add_argument('--base-tag', required=True, metavar='TAG',
+                    help='the tag of the base release in --src')
+    ap.add_argument('--macros', required=True, metavar='FILE',
+                    help="spatch's macro file, syscalls renamed")
+    ap.add_argument('--out', required=True, metavar='FILE',
+                    help='where to write the table')
+    ap.add_argument('--dirs', required=True, metavar='DIRS',
+                    help='directories of --src to audit, space-separated')
+    ap.add_argument('--graph-dirs', required=True, metavar='DIRS',
+                    help='directories to search for callers, space-separated')
+    ap.add_argument('--jobs', type=int, default=2, metavar='N',
+                    help='spatch -j (default 2)')
+    ap.add_argument('--doc', metavar='FILE',
+                    help='also rewrite the table between the audit markers')
+    ap.add_argument('--strict', action='store_true',
+                    help='exit 1 if a timeout-path row is not consistent')
+    return ap.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix='ts-audit.') as tmp:
-        sp = Spatch(a.src, a.macros, a.jobs, tmp)
-        files = git_grep(a.src, ['-l', '-E', PREFILTER], dirs)
-        if not files:
-            die('git grep found no file with a timespec in %s of %s' %
-                (' '.join(dirs), a.src))
-        log('findings: %s on %d files of %s' %
-            (os.path.basename(a.cocci), len(files), ' '.join(dirs)))
-        findings = []
-        for l in sp.run(a.cocci, files, ['-D', 'audit'], 'findings'):
-            m = FINDING.match(l)
-            if not m:
-                die('unparseable report line from spatch: %r' % l)
-            findings.append(m.groupdict())
-        missed = self_check(a.src, dirs, findings)
-        if missed:
-            die('spatch did not report these calls (a parse failure in the '
-                'function?):\n  ' + '\n  '.join(missed))
 
-        rows = collections.OrderedDict()
-        for f in sorted(findings, key=lambda f: (f['file'], f['fn'],
-                                                 int(f['line']))):
-            r = rows.setdefault((f['file'], f['fn']),
-                                {'file': f['file'], 'fn': f['fn'],
-                                 'kinds': set(), 'checks': []})
-            r['kinds'].add(f['kind'])
-            c = check_text(f['kind'], f['detail'])
-            if c not in r['checks']:
-                r['checks'].append(c)
+def find(sp, src, cocci, dirs):
+    """The findings of COCCI (-D audit) on the files of DIRS that name a
+    timespec token, one dict per message."""
+    files = git_grep(src, ['-l', '-E', PREFILTER], dirs)
+    if not files:
+        die('git grep found no file with a timespec in %s of %s' %
+            (' '.join(dirs), src))
+    log('findings: %s on %d files of %s' %
+        (os.path.basename(cocci), len(files), ' '.join(dirs)))
+    findings = []
+    for l in sp.run(cocci, files, ['-D', 'audit'], 'findings'):
+        m = FINDING.match(l)
+        if not m:
+            die('unparseable report line from spatch: %r' % l)
+        findings.append(m.groupdict())
+    return findings
 
-        cg_file = os.path.join(tmp, 'callgraph.cocci')
-        with open(cg_file, 'w') as f:
-            f.write(CALLGRAPH_COCCI)
-        g = Graph(a.src, sp, cg_file, gdirs, a.macros)
-        log('call graph: walking up from %d functions' % len(rows))
-        g.parse({r['file'] for r in rows.values()})
-        g.grow({r['fn'] for r in rows.values()}, DEPTH)
-        log('call graph: %d files parsed' % len(g.parsed))
 
+def group(findings):
+    """The rows of the table: one per (file, function), with its kinds and
+    checks in the order of their lines."""
+    rows = collections.OrderedDict()
+    for f in sorted(findings, key=lambda f: (f['file'], f['fn'],
+                                             int(f['line']))):
+        r = rows.setdefault((f['file'], f['fn']),
+                            {'file': f['file'], 'fn': f['fn'],
+                             'kinds': set(), 'checks': []})
+        r['kinds'].add(f['kind'])
+        c = check_text(f['kind'], f['detail'])
+        if c not in r['checks']:
+            r['checks'].append(c)
+    return rows
+
+
+def call_graph(sp, tmp, rows, src, gdirs, macros):
+    """The call graph above ROWS, DEPTH levels up, from the files of GDIRS."""
+    cg_file = os.path.join(tmp, 'callgraph.cocci')
+    with open(cg_file, 'w') as f:
+        f.write(CALLGRAPH_COCCI)
+    g = Graph(src, sp, cg_file, gdirs, macros)
+    log('call graph: walking up from %d functions' % len(rows))
+    g.parse({r['file'] for r in rows.values()})
+    g.grow({r['fn'] for r in rows.values()}, DEPTH)
+    log('call graph: %d files parsed' % len(g.parsed))
+    return g
+
+
+def classify(rows, g):
+    """Fill in each row's entry points, check and consistency; the rows on
+    timeout paths, the others, and the timeout-path rows not consistent."""
     timeout, other = [], []
     for r in rows.values():
         name = r['fn']
@@ -492,20 +525,29 @@ def main():
         r['consistent'] = 'yes' if r['kinds'] <= {'helper'} else 'no'
         r['timeout'] = any(n in TIMEOUT_SYSCALLS for n in names)
         (timeout if r['timeout'] else other).append(r)
-
     bad = [r for r in timeout if r['consistent'] == 'no']
-    # Named by its content, not by a hash that every `git am` changes.
-    n_patches = subprocess.run(['git', '-C', a.src, 'rev-list', '--count',
-                                a.base_tag + '..HEAD'], capture_output=True,
+    return timeout, other, bad
+
+
+def tree_head(src, base_tag):
+    """SRC's HEAD named by its content, not by a hash that every `git am`
+    changes."""
+    n_patches = subprocess.run(['git', '-C', src, 'rev-list', '--count',
+                                base_tag + '..HEAD'], capture_output=True,
                                text=True, check=True).stdout.strip()
-    last = subprocess.run(['git', '-C', a.src, 'log', '-1', '--format=%s'],
+    last = subprocess.run(['git', '-C', src, 'log', '-1', '--format=%s'],
                           capture_output=True, text=True,
                           check=True).stdout.strip()
-    src_head = '%s + %s patches, the last: %s' % (a.base_tag, n_patches, last)
+    return '%s + %s patches, the last: %s' % (base_tag, n_patches, last)
+
+
+def render(a, dirs, gdirs, timeout, other, bad):
+    """The body of the table (what --out and --doc share), as lines."""
+    src_head = tree_head(a.src, a.base_tag)
     dirty = subprocess.run(['git', '-C', a.src, 'status', '--porcelain',
                             '--untracked-files=no'], capture_output=True,
                            text=True).stdout.splitlines()
-    body = [
+    return [
         'Tree: `%s` at `%s`%s.' % (shown(a.src), src_head,
                                    ', with %d modified files' % len(dirty)
                                    if dirty else ''),
@@ -532,38 +574,79 @@ def main():
         '',
     ] + table(other, False)
 
-    os.makedirs(os.path.dirname(a.out), exist_ok=True)
-    with open(a.out, 'w') as f:
+
+def write_out(out, body):
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, 'w') as f:
         f.write('\n'.join(['# Timeout validation audit', '',
                            'Generated by `scripts/audit.sh`.', ''] + body) +
                 '\n')
-    if a.doc:
-        with open(a.doc) as f:
-            doc = f.read()
-        if doc.count(DOC_BEGIN) != 1 or doc.count(DOC_END) != 1 or \
-                doc.index(DOC_BEGIN) > doc.index(DOC_END):
-            die('%s: needs exactly one pair of markers\n  %s\n  %s' %
-                (a.doc, DOC_BEGIN, DOC_END))
-        head, rest = doc.split(DOC_BEGIN)
-        _, tail = rest.split(DOC_END)
-        with open(a.doc, 'w') as f:
-            f.write(head + DOC_BEGIN + '\n\n' + '\n'.join(body) + '\n\n' +
-                    DOC_END + tail)
-        log('rewrote the table in %s' % a.doc)
 
-    log('audit: %d rows on timeout paths (%d not consistent), %d elsewhere, '
-        '%d spatch runs, %.0f s' % (len(timeout), len(bad), len(other),
-                                    sp.runs, time.time() - t0))
-    if a.strict and bad:
+
+def rewrite_doc(doc_file, body):
+    """Replace what lies between the audit markers of DOC_FILE by BODY."""
+    with open(doc_file) as f:
+        doc = f.read()
+    if doc.count(DOC_BEGIN) != 1 or doc.count(DOC_END) != 1 or \
+            doc.index(DOC_BEGIN) > doc.index(DOC_END):
+        die('%s: needs exactly one pair of markers\n  %s\n  %s' %
+            (doc_file, DOC_BEGIN, DOC_END))
+    head, rest = doc.split(DOC_BEGIN)
+    _, tail = rest.split(DOC_END)
+    with open(doc_file, 'w') as f:
+        f.write(head + DOC_BEGIN + '\n\n' + '\n'.join(body) + '\n\n' +
+                DOC_END + tail)
+    log('rewrote the table in %s' % doc_file)
+
+
+def verdict(strict, bad, out):
+    """Print the path of the table last, and the exit status: 1 with STRICT
+    if a timeout-path row is not consistent (named), else 0."""
+    if strict and bad:
         for r in bad:
             print('inconsistent: %s %s(): %s' % (r['file'], r['fn'], r['check']),
                   file=sys.stderr)
-        print(a.out)
+        print(out)
         print('error: %d timeout-path rows are not consistent with the '
               'contract' % len(bad), file=sys.stderr)
-        sys.exit(1)
-    print(a.out)
+        return 1
+    print(out)
+    return 0
+
+
+def main():
+    a = parse_args()
+    t0 = time.time()
+    dirs = a.dirs.split()
+    gdirs = a.graph_dirs.split()
+
+    with tempfile.TemporaryDirectory(prefix='ts-audit.') as tmp:
+        sp = Spatch(a.src, a.macros, a.jobs, tmp)
+        findings = find(sp, a.src, a.cocci, dirs)
+        missed = self_check(a.src, dirs, findings)
+        if missed:
+            die('spatch did not report these calls (a parse failure in the '
+                'function?):\n  ' + '\n  '.join(missed))
+        rows = group(findings)
+        g = call_graph(sp, tmp, rows, a.src, gdirs, a.macros)
+
+    timeout, other, bad = classify(rows, g)
+    body = render(a, dirs, gdirs, timeout, other, bad)
+    write_out(a.out, body)
+    if a.doc:
+        rewrite_doc(a.doc, body)
+    log('audit: %d rows on timeout paths (%d not consistent), %d elsewhere, '
+        '%d spatch runs, %.0f s' % (len(timeout), len(bad), len(other),
+                                    sp.runs, time.time() - t0))
+    return verdict(a.strict, bad, a.out)
 
 
 if __name__ == '__main__':
-    main()
+    try:
+        sys.exit(main())
+    except Exception:
+        # Python exits 1 on an uncaught exception (a failed git, a bug),
+        # which the exit status reserves for "not consistent": say 2.
+        traceback.print_exc()
+        print('error: audit.py failed (the traceback above)', file=sys.stderr)
+        sys.exit(2)

@@ -18,10 +18,32 @@
 # $TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci; TS_AUDIT_COCCI
 # names another (to audit the unpatched tree: TS_SRC=<base-src>
 # TS_AUDIT_COCCI=<patched tree>/scripts/coccinelle/api/timespec64_timeout.cocci).
-# Any spatch failure (exception, timeout, unparseable output, a helper call it
-# did not see) stops the audit with exit 2, named.
+# Exit status (the same for scripts/audit.sh and scripts/audit.py):
+#   0  audited; with --strict, every timeout-path row is consistent with the
+#      contract (audit.sh --base: 6.12's audit found every expected path
+#      inconsistent)
+#   1  audited, and the answer is no: with --strict, a timeout-path row is
+#      not consistent, named (audit.sh --base: an expected path was not found
+#      inconsistent)
+#   2  the audit could not be done, named: bad usage, a missing tree, tool or
+#      file, a spatch failure (an exception, a timeout, unparseable output, a
+#      helper call it did not see) or any other error
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+# Not lib.sh's die, which exits 1: here 1 is the audit's "no" (above).
+fail() {
+	echo "error: $*" >&2
+	exit 2
+}
+# The audit ran, and its answer is no.
+refuted() {
+	echo "error: $*" >&2
+	exit 1
+}
+# A command that fails unforeseen (set -e) would exit with its own status,
+# often 1, which make audit would read as an inconsistent row.
+trap 'fail "scripts/audit.sh: line $LINENO: a command failed (exit $?)"' ERR
 
 usage="usage: scripts/audit.sh [--strict] [--doc FILE] | --base"
 strict=()
@@ -32,8 +54,8 @@ while [ $# -gt 0 ]; do
 	--strict) strict=(--strict) ;;
 	--base) base=1 ;;
 	--doc)
-		[ $# -ge 2 ] || die "--doc needs a file ($usage)"
-		[ -f "$2" ] || die "--doc: $2 not found"
+		[ $# -ge 2 ] || fail "--doc needs a file ($usage)"
+		[ -f "$2" ] || fail "--doc: $2 not found"
 		doc=(--doc "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")")
 		shift
 		;;
@@ -41,7 +63,7 @@ while [ $# -gt 0 ]; do
 		echo "$usage"
 		exit 0
 		;;
-	*) die "unknown argument '$1' ($usage)" ;;
+	*) fail "unknown argument '$1' ($usage)" ;;
 	esac
 	shift
 done
@@ -49,32 +71,30 @@ done
 # Measured on 2 busy cores: 20 to 40 s for the findings, about 70 s for the
 # call graph (8 levels, one spatch run each); under 2 minutes in all.
 # arch/ is left out: its timeouts (alpha's osf_select) are not in the
-# series' scope; TS_AUDIT_DIRS="... arch" adds them.
-TS_AUDIT_DIRS=${TS_AUDIT_DIRS:-kernel fs ipc io_uring net mm drivers}
-# Where callers are searched (include/ adds little and costs a lot).
-TS_AUDIT_GRAPH_DIRS=${TS_AUDIT_GRAPH_DIRS:-$TS_AUDIT_DIRS}
-spatch_lib=${TS_SPATCH_LIB:-/usr/lib/coccinelle}
+# series' scope; TS_AUDIT_DIRS="... arch" adds them.  Callers are searched
+# in TS_AUDIT_GRAPH_DIRS (include/ adds little and costs a lot).
+spatch_lib=$TS_SPATCH_LIB
 
-command -v spatch >/dev/null || die "spatch not found (Debian package coccinelle)"
+command -v spatch >/dev/null || fail "spatch not found (Debian package coccinelle)"
 spatch_version=$(spatch --version | awk 'NR==1{print $3}')
 [ -r "$spatch_lib/standard.h" ] ||
-	die "$spatch_lib/standard.h not found (set TS_SPATCH_LIB to spatch's library directory)"
-[ -d "$TS_SRC/.git" ] || [ -f "$TS_SRC/.git" ] || die "$TS_SRC is not a git tree (run make tree)"
+	fail "$spatch_lib/standard.h not found (set TS_SPATCH_LIB to spatch's library directory)"
+[ -d "$TS_SRC/.git" ] || [ -f "$TS_SRC/.git" ] || fail "$TS_SRC is not a git tree (run make tree)"
 
 cocci=${TS_AUDIT_COCCI:-$TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci}
 results=$TS_RESULTS/audit
 if [ "$base" -eq 1 ]; then
-	[ ${#strict[@]} -eq 0 ] && [ ${#doc[@]} -eq 0 ] || die "--base takes no other option ($usage)"
-	[ -f "$TS_BASE_SRC/Makefile" ] || die "$TS_BASE_SRC not found (run make tree)"
+	[ ${#strict[@]} -eq 0 ] && [ ${#doc[@]} -eq 0 ] || fail "--base takes no other option ($usage)"
+	[ -f "$TS_BASE_SRC/Makefile" ] || fail "$TS_BASE_SRC not found (run make tree)"
 	# The functions the fixes part fixes, each a timeout path that 6.12
 	# leaves unchecked or checks by a rule of its own.
-	expect=${TS_AUDIT_BASE_EXPECT:-io_uring/cancel.c:io_sync_cancel io_uring/io_uring.c:io_cqring_wait io_uring/timeout.c:__io_timeout_prep io_uring/timeout.c:io_timeout_remove_prep fs/aio.c:sys_io_getevents}
+	expect=$TS_AUDIT_BASE_EXPECT
 	TS_AUDIT_COCCI=$cocci
 	TS_SRC=$TS_BASE_SRC
 	results=$TS_RESULTS/audit-base
 	strict=(--strict)
 fi
-[ -f "$cocci" ] || die "semantic patch $cocci not found (is patches/series applied? see TS_AUDIT_COCCI)"
+[ -f "$cocci" ] || fail "semantic patch $cocci not found (is patches/series applied? see TS_AUDIT_COCCI)"
 if [ -n "${TS_AUDIT_COCCI:-}" ]; then origin="TS_AUDIT_COCCI"; else origin="the audited tree's"; fi
 log "semantic patch: $cocci ($origin); spatch $spatch_version"
 
@@ -86,7 +106,7 @@ trap 'rm -rf "$tmp"' EXIT
 # lacks, defining compat_sys_x: the call graph then knows the syscalls.
 macros=$tmp/macros.h
 grep -q 'asmlinkage unsigned long func(' "$spatch_lib/standard.h" ||
-	die "$spatch_lib/standard.h has no SYSCALL_DEFINEn macros to rename (spatch $spatch_version)"
+	fail "$spatch_lib/standard.h has no SYSCALL_DEFINEn macros to rename (spatch $spatch_version)"
 sed 's/asmlinkage unsigned long func(/asmlinkage long sys_##func(/' \
 	"$spatch_lib/standard.h" >"$macros"
 {
@@ -108,21 +128,27 @@ rc=0
 "$TS_REPO/scripts/audit.py" --src "$TS_SRC" --cocci "$cocci" \
 	--cocci-origin "$origin" --base-tag "$TS_BASE_TAG" --macros "$macros" \
 	--out "$results/audit.md" --dirs "$TS_AUDIT_DIRS" \
-	--graph-dirs "$TS_AUDIT_GRAPH_DIRS" --jobs "${TS_AUDIT_JOBS:-2}" \
+	--graph-dirs "$TS_AUDIT_GRAPH_DIRS" --jobs "$TS_AUDIT_JOBS" \
 	"${strict[@]}" "${doc[@]}" 2>&1 | tee "$results/stdout" || rc=${PIPESTATUS[0]}
 if [ "$base" -eq 1 ]; then
-	[ "$rc" -eq 1 ] || die "audit of 6.12 exited $rc: expected 1, its timeout paths not all consistent"
+	# audit.py runs with --strict: 1 is the answer wanted, 0 a rule that
+	# sees nothing wrong in 6.12.
+	case $rc in
+	0) refuted "audit of 6.12 finds every timeout path consistent: expected $expect inconsistent (see $results/audit.md)" ;;
+	1) ;;
+	*) fail "audit of 6.12 failed (audit.py exit $rc, named above)" ;;
+	esac
 	missing=()
 	for e in $expect; do
 		grep -q -F "inconsistent: ${e%%:*} ${e#*:}():" "$results/stdout" || missing+=("$e")
 	done
 	[ ${#missing[@]} -eq 0 ] ||
-		die "audit of 6.12 does not name these paths as inconsistent: ${missing[*]} (see $results/audit.md)"
+		refuted "audit of 6.12 does not name these paths as inconsistent: ${missing[*]} (see $results/audit.md)"
 	log "audit of 6.12: $(grep -c '^inconsistent: ' "$results/stdout") inconsistent timeout-path rows, every expected one among them, in $(($(date +%s) - start)) s"
 	exit 0
 fi
 case $rc in
 0) log "audit done in $(($(date +%s) - start)) s" ;;
-1) die "audit: timeout paths not consistent with the contract (listed above)" ;;
-*) die "audit failed (exit $rc)" ;;
+1) refuted "audit: timeout paths not consistent with the contract (listed above)" ;;
+*) fail "audit failed (audit.py exit $rc, named above)" ;;
 esac

@@ -10,9 +10,9 @@ BENCH_DIR/<kernel>/serial-<round>.log for kernel in base, patched (lines
 the guest); the repeats of all rounds are pooled.
 
 For each entry point and path: the median ns/call of each kernel, and the
-ratio patched/baseline as min-median-max over the patched repeats (each
-divided by the baseline median), next to the baseline's own spread (each
-baseline repeat divided by its median). Fails if a line is missing or a
+ratio patched/base as min-median-max over the patched repeats (each
+divided by the base median), next to the base's own spread (each
+base repeat divided by its median). Fails if a line is missing or a
 kernel has fewer than 5 repeats.
 """
 import glob

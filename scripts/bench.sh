@@ -20,7 +20,7 @@ done
 log "bloat-o-meter: guest-base/vmlinux -> guest-patched/vmlinux"
 "$TS_SRC/scripts/bloat-o-meter" "$TS_OUT/guest-base/vmlinux" "$TS_OUT/guest-patched/vmlinux" \
 	>"$out/bloat-o-meter.txt" || die "scripts/bloat-o-meter failed"
-rounds=${TS_BENCH_ROUNDS:-3}
+rounds=$TS_BENCH_ROUNDS
 rm -f "$out"/base/serial-*.log "$out"/patched/serial-*.log
 for r in $(seq 1 "$rounds"); do
 	for k in base patched; do

@@ -1,61 +1,49 @@
 #!/usr/bin/env bash
-# usage: scripts/boot.sh {patched|base} [tests|bench]
-# Boot the guest kernel built by scripts/guest-kernel.sh with the initramfs of
-# scripts/initramfs.sh for that suite (default tests; QEMU command line:
-# qemu-config/qemu.sh; TCG unless TS_KVM=1), bounded by TS_BOOT_TIMEOUT
-# seconds (default 60).  Keeps the serial console in
-# $TS_RESULTS/<suite>/<kernel>/serial.log, checks it for kernel splats (the
-# tree's rcutorture console-badness.sh, and panics), and has
-# scripts/ktap.py read its KTAP into verdict.json there.  Fails on a
-# timeout, a splat, no verdict from /init, or a log that cannot be read;
-# what the results mean is judged by scripts/report.py.
+# usage: scripts/boot.sh {base|fixes|patched} [tests|bench]
+# Boot a guest kernel (scripts/guest-kernel.sh) with the initramfs of a
+# suite (scripts/initramfs.sh; default tests) under QEMU
+# (qemu-config/qemu.sh), bounded by TS_BOOT_TIMEOUT seconds.  Keeps the
+# serial console in $TS_RESULTS/<suite>/<kernel>/serial.log, with
+# verdict.json beside it (scripts/ktap.py, the one reader of the log) and
+# commit (what the kernel was built from).  Fails on a timeout, a kernel
+# splat (the tree's rcutorture console-badness.sh, panics, UBSAN, KASAN), a
+# log ktap.py cannot read, an /init that did not finish, ran another number
+# of programs than the initramfs lists, or whose count of failed programs
+# disagrees with QEMU's exit.  What the results mean is
+# scripts/report.py's to judge.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: scripts/boot.sh {patched|base} [tests|bench]"
+usage="usage: scripts/boot.sh {base|fixes|patched} [tests|bench]"
 [ $# -ge 1 ] && [ $# -le 2 ] || die "$usage"
 kernel=$1
 suite=${2:-tests}
-case $kernel in
-patched | base) ;;
-*) die "unknown kernel '$kernel' ($usage)" ;;
-esac
+src_of "$kernel" >/dev/null
 image=$TS_OUT/guest-$kernel/arch/x86/boot/bzImage
 initramfs=$TS_OUT/initramfs-$suite/initramfs.cpio
+programs=$TS_OUT/initramfs-$suite/tests
 [ -f "$image" ] || die "$image not found (run scripts/guest-kernel.sh $kernel)"
-[ -f "$initramfs" ] || die "$initramfs not found (run scripts/initramfs.sh $suite)"
-limit=${TS_BOOT_TIMEOUT:-60}
+[ -f "$initramfs" ] && [ -f "$programs" ] || die "$initramfs not found (run scripts/initramfs.sh $suite)"
 results=$TS_RESULTS/$suite/$kernel
 log=$results/serial.log
 json=$results/verdict.json
 mkdir -p "$results"
-rm -f "$log" "$json" "$results/results.json" "$results/parse.log"
+rm -f "$log" "$json" "$results/commit"
+cp "$TS_OUT/guest-$kernel/ts-commit" "$results/commit"
 
-log "booting the $kernel guest kernel (limit $limit s; serial console in $log)"
+log "booting the $kernel guest kernel (limit $TS_BOOT_TIMEOUT s; serial console in $log)"
 start=$(date +%s%N)
 rc=0
-timeout -k 5 "$limit" "$TS_REPO/qemu-config/qemu.sh" "$image" "$initramfs" "$log" || rc=$?
-wall=$(( ($(date +%s%N) - start) / 1000000 ))
+timeout -k 5 "$TS_BOOT_TIMEOUT" "$TS_REPO/qemu-config/qemu.sh" "$image" "$initramfs" "$log" || rc=$?
+wall=$((($(date +%s%N) - start) / 1000000))
 wall=$(printf '%d.%03d' $((wall / 1000)) $((wall % 1000)))
 [ -f "$log" ] || die "QEMU (exit $rc) wrote no serial log $log"
 
 # Collect every problem, then report them all.
 problems=()
-# /init's last word says how many programs failed: none with exit 1 (all
-# passed or skipped), some with exit 3 (report.py judges which).
-summary=$(grep -E '^# init: [0-9]+ of [0-9]+ programs failed' "$log" | tail -n 1) ||
-	[ $? -eq 1 ]
-nfailed=${summary#\# init: }
-nfailed=${nfailed%% *}
 case $rc in
-1 | 3)
-	if [ -z "$summary" ]; then
-		problems+=("QEMU exited $rc, but /init never said how many programs failed: it did not finish")
-	elif { [ "$rc" -eq 1 ] && [ "$nfailed" -ne 0 ]; } || { [ "$rc" -eq 3 ] && [ "$nfailed" -eq 0 ]; }; then
-		problems+=("QEMU exited $rc, but /init said '${summary#\# }'")
-	fi
-	;;
-124 | 137) problems+=("timeout: the guest did not finish within $limit s") ;;
+1 | 3) ;; # /init's verdict: checked against verdict.json below
+124 | 137) problems+=("timeout: the guest did not finish within $TS_BOOT_TIMEOUT s") ;;
 0) problems+=("no verdict: the guest rebooted or panicked before /init finished (QEMU exit 0)") ;;
 *) problems+=("QEMU failed (exit $rc)") ;;
 esac
@@ -72,8 +60,23 @@ if [ -n "$splats" ]; then
 fi
 
 ktap_rc=0
-python3 "$TS_REPO/scripts/ktap.py" "$log" "$json" || ktap_rc=$?
-[ "$ktap_rc" -eq 0 ] || problems+=("scripts/ktap.py failed (exit $ktap_rc) on the serial log")
+TS_SRC=$TS_SRC python3 "$TS_REPO/scripts/ktap.py" "$log" "$json" || ktap_rc=$?
+if [ "$ktap_rc" -ne 0 ]; then
+	problems+=("scripts/ktap.py failed (exit $ktap_rc) on the serial log")
+elif [ "$rc" = 1 ] || [ "$rc" = 3 ]; then
+	# QEMU exits 1 when /init saw no failed program, 3 when it saw some.
+	mapfile -t said < <(python3 -c 'import json, sys
+i = json.load(open(sys.argv[1]))["init"]
+print(*(("-", "-") if i is None else (i["failed"], i["programs"])), sep="\n")' "$json")
+	nlisted=$(wc -l <"$programs")
+	if [ "${said[0]}" = - ]; then
+		problems+=("QEMU exited $rc, but /init never said how many programs failed: it did not finish")
+	elif [ "${said[1]}" -ne "$nlisted" ]; then
+		problems+=("/init ran ${said[1]} programs, the initramfs lists $nlisted ($programs)")
+	elif { [ "$rc" = 1 ] && [ "${said[0]}" -ne 0 ]; } || { [ "$rc" = 3 ] && [ "${said[0]}" -eq 0 ]; }; then
+		problems+=("QEMU exited $rc, but /init said ${said[0]} of ${said[1]} programs failed")
+	fi
+fi
 
 if [ ${#problems[@]} -gt 0 ]; then
 	for p in "${problems[@]}"; do

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """usage: scripts/coverage.py BEFORE_REPORT_JSON AFTER_REPORT_JSON
 
-The coverage of two integration boots, from the report.json that
-scripts/report.py writes: one row per (ABI, entry point, mode, input class)
-cell, with the number of inputs each boot ran in it on the patched kernel,
-as a markdown table on stdout.  Cells that only one boot has, and cells
-with fewer inputs after, are listed first, so that no loss goes unseen.
+The coverage of two integration boots, from the report-base-patched.json
+that scripts/report.py writes (or the report.json of its older versions,
+such as docs/coverage-before.json): one row per (ABI, entry point, mode,
+input class) cell, with the number of inputs each boot ran in it on the
+patched kernel, as a markdown table on stdout.  Cells that only one boot
+has, and cells with fewer inputs after, are listed first, so that no loss
+goes unseen.
 """
 import json
 import sys

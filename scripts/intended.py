@@ -1,39 +1,24 @@
 """The intended differences between 6.12 and the patched kernel.
 
-Reads patches/intended-differences (its header documents the format) and
-says which integration-boot case a rule covers.  Imported by report.py;
-not run on its own.
+Reads a list of them, patches/intended-differences (its header documents
+the format), and says which integration-boot case a rule covers.  The
+cases are those of timeout_classes, read with scripts/timeout_classes.py.
+Imported by report.py; not run on its own.
 """
 import fnmatch
 import operator
 import os
 import re
 
-# TS_INTENDED names another list (scripts/fixes.sh: none between the fixes
-# and the whole series).
-PATH = os.environ.get("TS_INTENDED") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "patches", "intended-differences")
+import timeout_classes
+
+# The list of the series; report.py --intended names another (none at all
+# between the fixes and the whole series).
+DEFAULT = os.path.normpath(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "patches", "intended-differences"))
 OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq,
        ">=": operator.ge, ">": operator.gt}
 COND = re.compile(r"(?P<field>sec|nsec)(?P<op><=|>=|==|<|>)(?P<n>-?\d+)$")
-# A case name: "<abi> <entry> <mode> sec=<name> nsec=<name>".
-NAME = re.compile(r"^(?P<abi>\S+) (?P<entry>\S+) (?P<mode>\S+) sec=(?P<sec>\S+) nsec=(?P<nsec>\S+)$")
-# timeout_classes' diagnostic line of a case (kernel_* since issue 5).
-DIAG = re.compile(r"#\s*(?P<name>\S.*?):"
-                  r"(?: kernel_sec=(?P<sec>-?\d+) kernel_nsec=(?P<nsec>-?\d+))?"
-                  r" class=(?P<cls>\S+) expected=(?P<exp>\S+) got=(?P<got>\S+)\s*$")
-
-
-def diag(line):
-    """The case of a diagnostic line: dict of name, sec, nsec (int or None),
-    cls, exp and got; None if the line is not one."""
-    m = DIAG.search(line)
-    if not m:
-        return None
-    d = m.groupdict()
-    if d["sec"] is not None:
-        d["sec"], d["nsec"] = int(d["sec"]), int(d["nsec"])
-    return d
 
 
 class Rule:
@@ -53,20 +38,25 @@ class Rule:
             self.conds.append(lambda case, op=op, n=n, field=field: op(case[field], n))
 
     def covers(self, name, case):
-        """True if the case (a dict as diag() returns) is one of ours."""
-        m = NAME.match(name)
+        """True if the case (a dict as timeout_classes.diag() returns) is
+        one of ours."""
+        m = timeout_classes.case_name(name)
         if not (m and fnmatch.fnmatchcase(m["entry"], self.entry)
                 and fnmatch.fnmatchcase(m["mode"], self.mode)):
             return False
         if case["sec"] is None:
-            raise ValueError(f"case '{name}' does not say what the kernel saw (kernel_sec=)")
+            raise ValueError(f"case '{name}' does not say what the kernel saw "
+                             "(a timeout_classes before issue 5)")
         return all(c(case) for c in self.conds)
 
     def __str__(self):
         return f"{self.entry} {self.mode} {self.inputs}: {self.base} -> {self.patched} ({self.patch})"
 
 
-def load(path=PATH):
+def load(path):
+    """The rules of the list at path (OSError if it cannot be read,
+    ValueError if a line is not a rule); an empty list allows no
+    difference."""
     rules = []
     with open(path) as f:
         for no, line in enumerate(f, 1):
@@ -91,8 +81,8 @@ def rule_for(rules, name, case):
 
 
 def fails_by_design(rules, case):
-    """True if a rule covers the case (a dict as diag() returns) and the
-    case answered what the rule says 6.12 answers: on the base kernel, such
-    a case fails the contract on purpose."""
+    """True if a rule covers the case (a dict as timeout_classes.diag()
+    returns) and the case answered what the rule says 6.12 answers: on the
+    base kernel, such a case fails the contract on purpose."""
     r = rule_for(rules, case["name"], case)
     return r is not None and case["got"] == r.base

@@ -7,13 +7,15 @@ library) and writes VERDICT_JSON:
 
   {"status": "PASS|FAIL|SKIP|ERROR", "plan": N, "counts": {...},
    "errors": [the parser's complaints], "boot_to_verdict_s": S or null,
+   "init": {"failed": K, "programs": N} or null,
    "tests": [{"name", "status", "log": [diagnostic lines], "tests": [...]}]}
 
 "tests" is the KTAP tree: the guest's programs, then what each reported
 (for timeout_classes, one kselftest_harness test per entry point, mode and
 ABI, its log holding one diagnostic line per input).  boot_to_verdict_s
-comes from /init's "# boot-to-verdict: S s" line, which follows the KTAP
-document.  Judging is scripts/report.py's job; this exits 0 once the
+and init come from /init's closing lines "# boot-to-verdict: S s" and
+"# init: K of N programs failed", which follow the KTAP document; this is
+the one reader of those lines.  Judging is scripts/report.py's job; this exits 0 once the
 verdict is written, and 1 if the log cannot be read, holds no KTAP, or the
 tree's kunit_parser cannot be imported.
 """
@@ -23,7 +25,9 @@ import os
 import re
 import sys
 
+# /init's two closing lines (qemu-config/init.c), after the KTAP document.
 BOOT = re.compile(r"^# boot-to-verdict: ([0-9.]+) s$")
+INIT = re.compile(r"^# init: (\d+) of (\d+) programs failed$")
 
 
 def kunit_modules():
@@ -70,6 +74,7 @@ def main():
     errors = [re.sub(r"^\[[0-9:]+\] ", "", l) for l in said.getvalue().splitlines()
               if "[ERROR]" in l]
     boot = [float(m[1]) for m in map(BOOT.match, lines) if m]
+    init = [(int(m[1]), int(m[2])) for m in map(INIT.match, lines) if m]
     c = top.counts
     verdict = {
         "status": status_name(top.status, parser),
@@ -78,6 +83,7 @@ def main():
                    "skipped": c.skipped, "errors": c.errors},
         "errors": errors,
         "boot_to_verdict_s": boot[-1] if boot else None,
+        "init": {"failed": init[-1][0], "programs": init[-1][1]} if init else None,
         "tests": [tree(t, parser) for t in top.subtests],
     }
     with open(out_path + ".tmp", "w") as f:

@@ -1,27 +1,43 @@
 # shellcheck shell=bash
-# Shared settings for the host scripts: where things live, and how we fail.
-# Sourced, never run.  Every path can be overridden from the environment.
+# The one library of the host scripts: every TS_* variable, the kernel trees
+# and their worktrees, the series and its stamp, the one kconfig step, QEMU's
+# accelerator, and how we fail.  Sourced, never run.
 
-TS_REPO=${TS_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-TS_WORK=${TS_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/timespec-sanity}
-TS_SRC=${TS_SRC:-$TS_WORK/src}            # patched tree (git, base commit + series)
-TS_BASE_SRC=${TS_BASE_SRC:-$TS_WORK/base-src} # unpatched tree (worktree at the base)
-TS_OUT=${TS_OUT:-$TS_WORK/out}            # O= build directories
-TS_RESULTS=${TS_RESULTS:-$TS_WORK/results}
-TS_TARBALL=${TS_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-TS_BASE_TAG=base-6.12
-TS_JOBS=${TS_JOBS:-$(nproc)}
-# One kernel build at a time on this machine: every build takes this lock.
-TS_BUILD_LOCK=${TS_BUILD_LOCK:-$TS_WORK/build.lock}
+###############################################################################
+# Variables.  Set by the user (README lists them):
+###############################################################################
+TS_REPO=${TS_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)} # this repository
+TS_WORK=${TS_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/timespec-sanity}    # every build product
+TS_TARBALL=${TS_TARBALL:-/usr/src/linux-source-6.12.tar.xz}          # Debian's 6.12 source
+TS_JOBS=${TS_JOBS:-$(nproc)}                     # make -j of every kernel build
+TS_KVM=${TS_KVM:-0}                              # 1: QEMU with KVM, not TCG (opt-in)
+TS_PATCHES=${TS_PATCHES:-$TS_REPO/patches}       # the patch set make check-* checks
+TS_CHECK_VARIANTS=${TS_CHECK_VARIANTS:-integration} # check-bisect's configurations
+TS_BOOT_TIMEOUT=${TS_BOOT_TIMEOUT:-60}           # seconds a guest boot may take
+TS_APPEND=${TS_APPEND:-}                         # extra guest kernel parameters
+TS_BENCH_ROUNDS=${TS_BENCH_ROUNDS:-3}            # boots per kernel in make bench
+TS_AUTHOR=${TS_AUTHOR:-}                         # make mbox's author, "Name <email>"
+TS_AUDIT_DIRS=${TS_AUDIT_DIRS:-kernel fs ipc io_uring net mm drivers} # audited dirs
+TS_AUDIT_GRAPH_DIRS=${TS_AUDIT_GRAPH_DIRS:-$TS_AUDIT_DIRS} # where callers are searched
+TS_AUDIT_COCCI=${TS_AUDIT_COCCI:-}               # another semantic patch to audit with
+TS_AUDIT_JOBS=${TS_AUDIT_JOBS:-2}                # parallel spatch runs
+# The paths the fixes fix: audit.sh --base must find each inconsistent on 6.12.
+TS_AUDIT_BASE_EXPECT=${TS_AUDIT_BASE_EXPECT:-io_uring/cancel.c:io_sync_cancel io_uring/io_uring.c:io_cqring_wait io_uring/timeout.c:__io_timeout_prep io_uring/timeout.c:io_timeout_remove_prep fs/aio.c:sys_io_getevents}
+TS_SPATCH_LIB=${TS_SPATCH_LIB:-/usr/lib/coccinelle} # spatch's standard.h
+###############################################################################
+# Derived; set them only to move a part of $TS_WORK:
+###############################################################################
+TS_SRC=${TS_SRC:-$TS_WORK/src}                   # patched: base commit + series (git am)
+TS_BASE_SRC=${TS_BASE_SRC:-$TS_WORK/base-src}    # base: worktree at the base commit
+TS_FIXES_SRC=${TS_FIXES_SRC:-$TS_WORK/fixes-src} # fixes: worktree at the fixes' last commit
+TS_OUT=${TS_OUT:-$TS_WORK/out}                   # O= build directories
+TS_RESULTS=${TS_RESULTS:-$TS_WORK/results}       # logs, verdicts, reports
+TS_BUILD_LOCK=${TS_BUILD_LOCK:-$TS_WORK/build.lock} # one kernel build at a time
+TS_BASE_TAG=base-6.12                            # the base commit's tag in $TS_SRC
 
-# series_patches FILE [PART]: the patches a series file lists, in order
-# (comments and blank lines skipped); with PART, only those of the part
-# that a "# part: PART" line opens (patches/series: fixes, refactor).
-series_patches() {
-	awk -v want="${2:-}" '/^# part: / { part = $3; next }
-		{ sub(/#.*/, ""); gsub(/[ \t]+$/, "") }
-		NF && (want == "" || part == want)' "$1"
-}
+# The three kernels: base (6.12), fixes (6.12 + the fixes part of the
+# series), patched (6.12 + the whole series).
+TS_KERNELS="base fixes patched"
 
 die() {
 	echo "error: $*" >&2
@@ -32,10 +48,200 @@ log() {
 	echo "==> $*" >&2
 }
 
+# src_of KERNEL: the tree of a kernel.
+src_of() {
+	case $1 in
+	base) echo "$TS_BASE_SRC" ;;
+	fixes) echo "$TS_FIXES_SRC" ;;
+	patched) echo "$TS_SRC" ;;
+	*) die "unknown kernel '$1' (known: $TS_KERNELS)" ;;
+	esac
+}
+
 # kmake SRC OUT ARGS...: make in SRC with O=OUT, serialised by the build lock.
 kmake() {
 	local src=$1 out=$2
 	shift 2
 	mkdir -p "$out" "$(dirname "$TS_BUILD_LOCK")"
 	flock "$TS_BUILD_LOCK" make -C "$src" O="$out" -j"$TS_JOBS" "$@"
+}
+
+# qemu_accel: QEMU's -accel value: tcg, or kvm when TS_KVM=1.
+qemu_accel() {
+	case $TS_KVM in
+	0) echo tcg ;;
+	1) echo kvm ;;
+	*) die "TS_KVM=$TS_KVM: 0 (TCG) or 1 (KVM)" ;;
+	esac
+}
+
+###############################################################################
+# The series
+###############################################################################
+# series_patches FILE [PART]: the patches a series file lists, in order
+# (comments and blank lines skipped); with PART, only those of the part
+# that a "# part: PART" line opens (patches/series: fixes, refactor).
+series_patches() {
+	awk -v want="${2:-}" '/^# part: / { part = $3; next }
+		{ sub(/#.*/, ""); gsub(/[ \t]+$/, "") }
+		NF && (want == "" || part == want)' "$1"
+}
+
+# series_stamp DIR: the state of DIR/series: the content of every patch it
+# lists, in order.  Dies naming a listed patch that does not exist.
+series_stamp() {
+	local dir=$1 p
+	[ -r "$dir/series" ] || die "$dir/series not found"
+	series_patches "$dir/series" | while read -r p; do
+		[ -r "$dir/$p" ] || die "patch $p is listed in $dir/series but does not exist"
+		sha256sum "$dir/$p"
+	done | sed "s# $dir/# #" | sha256sum | cut -d' ' -f1
+}
+
+# series_tree PATCHES TREE [BASE]: the git tree TREE holds BASE (default
+# the base commit, $TS_BASE_TAG) with PATCHES/series applied by git am, one
+# commit per patch (an mbox's empty cover letter is dropped).  Nothing
+# happens when TREE already holds exactly that series (its stamp is
+# TREE.stamp).  Otherwise the series is applied again; files whose content
+# ends up unchanged keep their mtime, so that make rebuilds only what the
+# change touched.  The one git am of the project.
+series_tree() {
+	local patches=$1 tree=$2 base=${3:-$TS_BASE_TAG} stamp n=0 p saved blob mtime f
+	stamp=$(series_stamp "$patches"; git -C "$tree" rev-parse "$base")
+	if [ -r "$tree.stamp" ] && [ "$(cat "$tree.stamp")" = "$stamp" ] &&
+		[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
+		return 0
+	fi
+	rm -f "$tree.stamp"
+	saved=$tree.mtimes
+	git -C "$tree" diff --name-only "$base" HEAD | while read -r f; do
+		[ -e "$tree/$f" ] || continue
+		printf '%s %s %s\n' "$(git -C "$tree" hash-object "$f")" \
+			"$(stat -c %.9Y "$tree/$f")" "$f"
+	done >"$saved"
+	# An earlier run may have stopped inside git am.
+	if [ -d "$(git -C "$tree" rev-parse --path-format=absolute --git-path rebase-apply)" ]; then
+		git -C "$tree" am --abort
+	fi
+	git -C "$tree" reset -q --hard "$base"
+	git -C "$tree" clean -q -fdx -e /.git >/dev/null
+	while read -r p; do
+		n=$((n + 1))
+		if ! git -C "$tree" am -q --whitespace=nowarn --empty=drop "$patches/$p" >"$tree.am.log" 2>&1; then
+			cat "$tree.am.log" >&2
+			git -C "$tree" am --abort
+			die "patch $n ($p) of $patches/series does not apply to $base"
+		fi
+	done < <(series_patches "$patches/series")
+	while read -r blob mtime f; do
+		[ -e "$tree/$f" ] || continue
+		[ "$(git -C "$tree" hash-object "$f")" = "$blob" ] || continue
+		touch -m -d "@$mtime" "$tree/$f"
+	done <"$saved"
+	echo "$stamp" >"$tree.stamp"
+	log "$n patches of $patches/series applied in $tree with git am"
+}
+
+# series_commits TREE [PART]: the commits of the series in TREE, oldest
+# first (PART: only those of patches/series' part, fixes or refactor).
+# Dies if TREE does not hold its series as series_tree left it.
+series_commits() {
+	local tree=$1 part=${2:-} patches n nfixes
+	[ -r "$tree.stamp" ] || die "$tree holds no series (run make tree)"
+	patches=$TS_PATCHES
+	[ "$tree" != "$TS_SRC" ] || patches=$TS_REPO/patches
+	n=$(series_patches "$patches/series" | wc -l)
+	[ "$(git -C "$tree" rev-list --count "$TS_BASE_TAG"..HEAD)" -eq "$n" ] ||
+		die "$tree does not hold the $n patches of $patches/series (run make tree)"
+	case $part in
+	'') git -C "$tree" rev-list --reverse "$TS_BASE_TAG"..HEAD ;;
+	fixes | refactor)
+		nfixes=$(series_patches "$patches/series" fixes | wc -l)
+		[ "$nfixes" -gt 0 ] || die "$patches/series has no patch in '# part: fixes'"
+		[ "$(series_patches "$patches/series" | head -n "$nfixes")" = \
+			"$(series_patches "$patches/series" fixes)" ] ||
+			die "$patches/series: the fixes part must come first"
+		if [ "$part" = fixes ]; then
+			git -C "$tree" rev-list --reverse "$TS_BASE_TAG"..HEAD | head -n "$nfixes"
+		else
+			git -C "$tree" rev-list --reverse "$TS_BASE_TAG"..HEAD | tail -n +"$((nfixes + 1))"
+		fi
+		;;
+	*) die "series_commits: unknown part '$part'" ;;
+	esac
+}
+
+# worktree DIR REV: DIR is a worktree of $TS_SRC's repository with REV
+# checked out (detached); made if missing, moved if elsewhere.  Only the
+# files that differ are rewritten, so make stays incremental.
+worktree() {
+	local dir=$1 rev
+	rev=$(git -C "$TS_SRC" rev-parse --verify -q "$2^{commit}") ||
+		die "worktree $dir: no commit $2 in $TS_SRC"
+	if [ ! -e "$dir/.git" ]; then
+		log "creating the worktree $dir at $(git -C "$TS_SRC" log -1 --format='%h %s' "$rev")"
+		rm -rf "$dir"
+		git -C "$TS_SRC" worktree prune
+		git -C "$TS_SRC" worktree add -q --detach "$dir" "$rev" ||
+			die "git worktree add $dir failed"
+	elif [ "$(git -C "$dir" rev-parse HEAD)" != "$rev" ] ||
+		[ -n "$(git -C "$dir" status --porcelain --untracked-files=no)" ]; then
+		git -C "$dir" checkout -q -f --detach "$rev" || die "git checkout $rev failed in $dir"
+	fi
+}
+
+# patches_tree: the tree that holds $TS_PATCHES applied: $TS_SRC for the
+# repository's own patches (make tree), else the worktree
+# $TS_WORK/other-src, brought up to date with series_tree.
+patches_tree() {
+	if [ "$(cd "$TS_PATCHES" && pwd)" = "$(cd "$TS_REPO/patches" && pwd)" ]; then
+		[ "$(head -n 1 "$TS_SRC.stamp" 2>/dev/null)" = "$(series_stamp "$TS_PATCHES")" ] ||
+			die "$TS_SRC does not hold patches/series as it is now (run make tree)"
+		echo "$TS_SRC"
+	else
+		worktree "$TS_WORK/other-src" "$TS_BASE_TAG"
+		series_tree "$TS_PATCHES" "$TS_WORK/other-src"
+		echo "$TS_WORK/other-src"
+	fi
+}
+
+###############################################################################
+# Kernel configurations
+###############################################################################
+# kconfig [-a MAKEARG]... SRC OUT BASE FRAGMENT...: OUT/.config is BASE (a
+# make target such as tinyconfig) with every FRAGMENT merged in by the
+# tree's merge_config.sh -m (a later fragment wins), then olddefconfig;
+# then every symbol the fragments ask for must have its value (the tree's
+# kunit_config module compares; scripts/kconfig_check.py), else it dies
+# naming the symbol.  Redone only when the inputs changed (OUT/.ts-kconfig).
+# The one kconfig step of every kernel we build but KUnit's.
+kconfig() {
+	local margs=() src out base key
+	while [ "${1:-}" = -a ]; do
+		margs+=("$2")
+		shift 2
+	done
+	src=$1 out=$2 base=$3
+	shift 3
+	[ $# -gt 0 ] || die "kconfig: no fragment"
+	mkdir -p "$out"
+	key=$({
+		echo "${margs[*]} $base"
+		cat "$@"
+		# The Kconfig files: a patch that adds a symbol reconfigures.
+		git -C "$src" ls-tree -r HEAD | grep -P '\tKconfig|/Kconfig[^/]*$'
+	} | sha256sum | cut -d' ' -f1)
+	if [ ! -f "$out/.config" ] || [ "$(cat "$out/.ts-kconfig" 2>/dev/null)" != "$key" ]; then
+		rm -f "$out/.ts-kconfig"
+		log "configuring $out: $base + ${*#"$TS_REPO/"}"
+		{
+			kmake "$src" "$out" "${margs[@]}" -s "$base" &&
+				(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "$@") &&
+				kmake "$src" "$out" "${margs[@]}" -s olddefconfig
+		} >"$out/kconfig.log" 2>&1 ||
+			{ tail -n 20 "$out/kconfig.log" >&2; die "configuring $out failed: see $out/kconfig.log"; }
+		echo "$key" >"$out/.ts-kconfig"
+	fi
+	python3 "$TS_REPO/scripts/kconfig_check.py" "$src" "$out/.config" "$@" ||
+		die "$out/.config lacks what its fragments ask for (a dependency is missing?)"
 }

@@ -237,12 +237,12 @@ def format_group(src, first_parent, last, prefix, who, tmp):
     return sorted(glob.glob(os.path.join(d, "*.patch")))
 
 
-def figures(results, work, head):
+def figures(results, src, head):
     """Testing figures from make test (and make fixes, if it ran on this
     series)."""
     f = {}
     try:
-        rows = kunit_json.load(os.path.join(results, "kunit-plain", "results.json"))
+        rows = kunit_json.load(os.path.join(results, "kunit-x86_64", "results.json"))
     except (OSError, ValueError) as e:
         die(f"no KUnit results ({e}): run make test first")
     f["kunit_rows"] = len(rows)
@@ -253,7 +253,7 @@ def figures(results, work, head):
         path = os.path.join(results, variant, "results.json")
         try:
             # Only a run on this series: newer than the series applied in the tree.
-            if os.path.getmtime(path) < os.path.getmtime(os.path.join(work, "series.stamp")):
+            if os.path.getmtime(path) < os.path.getmtime(src + ".stamp"):
                 continue
             other = kunit_json.load(path)
         except OSError:
@@ -262,22 +262,31 @@ def figures(results, work, head):
             die(f"{variant}/results.json is not readable ({e})")
         f["kunit_arch"].append(
             f"{arch} {sum(1 for _, s in other if s == 'PASS')} of {len(other)}")
+    # scripts/report.py's reports, all in $TS_RESULTS/tests: 6.12 against
+    # the whole series (make test), against the fixes alone, and the fixes
+    # against the whole series (make fixes).
+    tests = os.path.join(results, "tests")
     try:
-        with open(os.path.join(results, "tests", "report.json")) as fh:
+        with open(os.path.join(tests, "report-base-patched.json")) as fh:
             f["test"] = json.load(fh)
     except (OSError, ValueError) as e:
         die(f"no integration report ({e}): run make test first")
     if f["test"]["verdict"] != "PASS":
         die("the last make test report is not PASS: the mboxes would quote a failing run")
     f["fixes"] = f["refactor"] = None
+    # make fixes ran on this series if the whole series it compared the
+    # fixes with was built from the tree's HEAD.
+    paths = {"fixes": os.path.join(tests, "report-base-fixes.json"),
+             "refactor": os.path.join(tests, "report-fixes-patched.json")}
     try:
-        with open(os.path.join(work, "results-fixes", "series.sha")) as fh:
-            fresh = fh.read().strip() == head
+        with open(paths["refactor"]) as fh:
+            fresh = json.load(fh)["kernels"]["patched"].get("commit") == head
     except OSError:
         fresh = False
+    except (ValueError, KeyError) as e:
+        die(f"{paths['refactor']} is not readable ({e!r}): run make fixes again")
     if fresh:
-        for part in ("fixes", "refactor"):
-            p = os.path.join(work, f"results-{part}", "tests", "report.json")
+        for part, p in paths.items():
             try:
                 with open(p) as fh:
                     f[part] = json.load(fh)
@@ -285,6 +294,10 @@ def figures(results, work, head):
                 die(f"make fixes ran on this series but {p} is not readable ({e})")
             if f[part]["verdict"] != "PASS":
                 die(f"{p}: the last make fixes did not pass; the mboxes would quote it")
+        if f["fixes"]["kernels"]["fixes"].get("commit") != \
+                f["refactor"]["kernels"]["fixes"].get("commit"):
+            die(f"{paths['fixes']} and {paths['refactor']} are of different fixes kernels: "
+                "run make fixes again")
     return f
 
 
@@ -437,7 +450,7 @@ def main():
     kver = run(["make", "-s", "kernelversion"], cwd=src).stdout.strip()
     base_text = BASE_TEXT.format(pkgver=pkgver, kver=kver)
     head = run(["git", "rev-parse", "HEAD"], cwd=src).stdout.strip()
-    figs = figures(results, work, head)
+    figs = figures(results, src, head)
 
     # Written to mbox.new and renamed to mbox only once every check passed:
     # results/mbox never holds mboxes that failed a check.
@@ -587,10 +600,10 @@ def build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, f
         summary.append(f"| {m} | {p} | {len(to)}: {', '.join(to)} | {len(cc)}: {', '.join(cc)} |")
 
     # The checks.
-    check_am(src, work, base_tag, kernel_mboxes, new[-1])
+    check_am(src, work, base_tag, kernel_mboxes, new[-1], tmp)
     for path, proj, pages in man_mboxes:
         check_man(path, proj, pages, tmp)
-    check_checkpatch(src, kernel_mboxes, waivers, tmp)
+    check_checkpatch(kernel_mboxes, tmp)
     mails = 0
     for path, _ in kernel_mboxes:
         mails += check_send_email(path, sender, out)
@@ -627,24 +640,23 @@ def load_waivers():
     return w
 
 
-def check_am(src, work, base_tag, mboxes, last):
+def apply_series(mboxes, tree, base, tmp):
+    """Apply the mboxes in order onto BASE in the git tree TREE with
+    lib.sh's series_tree, the project's one git am."""
+    d = tempfile.mkdtemp(dir=tmp)
+    with open(os.path.join(d, "series"), "w") as fh:
+        for path in mboxes:
+            os.symlink(os.path.abspath(path), os.path.join(d, os.path.basename(path)))
+            fh.write(os.path.basename(path) + "\n")
+    run(["bash", "-c", '. scripts/lib.sh && series_tree "$1" "$2" "$3"', "apply_series",
+         d, tree, base], cwd=REPO)
+
+
+def check_am(src, work, base_tag, mboxes, last, tmp):
     wt = os.path.join(work, "mbox-src")
-    if not os.path.exists(os.path.join(wt, "Makefile")):
-        shutil.rmtree(wt, ignore_errors=True)
-        run(["git", "worktree", "prune"], cwd=src)
-        log(f"checking out a fresh {base_tag} in {wt} (once)")
-        run(["git", "worktree", "add", "-q", "--detach", wt, base_tag], cwd=src)
-    if os.path.isdir(run(["git", "rev-parse", "--path-format=absolute", "--git-path",
-                          "rebase-apply"], cwd=wt).stdout.strip()):
-        run(["git", "am", "--abort"], cwd=wt)
-    run(["git", "reset", "-q", "--hard", base_tag], cwd=wt)
-    run(["git", "clean", "-q", "-fdx"], cwd=wt)
-    for path, _ in mboxes:
-        p = run(["git", "-c", "user.name=mbox check", "-c", "user.email=check@localhost", "am",
-                 "-q", "--empty=drop", path], cwd=wt, check=False)
-        if p.returncode != 0:
-            run(["git", "am", "--abort"], cwd=wt, check=False)
-            die(f"git am of {path} onto {base_tag} failed:\n{p.stdout}{p.stderr}")
+    run(["bash", "-c", '. scripts/lib.sh && worktree "$1" "$TS_BASE_TAG"', "check_am", wt],
+        cwd=REPO)
+    apply_series([path for path, _ in mboxes], wt, base_tag, tmp)
     want = run(["git", "rev-parse", f"{last}^{{tree}}"], cwd=src).stdout.strip()
     got = run(["git", "rev-parse", "HEAD^{tree}"], cwd=wt).stdout.strip()
     if want != got:
@@ -659,11 +671,7 @@ def check_man(path, proj, pages, tmp):
     for page in pages:
         rel = spec["layout"].format(sec=page.rsplit(".", 1)[1], page=page)
         before[rel] = man_warnings(os.path.join(d, rel))
-    p = run(["git", "-c", "user.name=mbox check", "-c", "user.email=check@localhost", "am", "-q",
-             "--empty=drop", path], cwd=d, check=False)
-    if p.returncode != 0:
-        die(f"git am of {path} onto the pages of Debian's {spec['package']} failed:\n"
-            f"{p.stdout}{p.stderr}")
+    apply_series([path], d, run(["git", "rev-parse", "HEAD"], cwd=d).stdout.strip(), tmp)
     for rel, warns in before.items():
         new = [w for w in man_warnings(os.path.join(d, rel)) if w not in warns]
         if new:
@@ -672,29 +680,29 @@ def check_man(path, proj, pages, tmp):
         f"{len(pages)} pages render with no new warning")
 
 
-def check_checkpatch(src, mboxes, waivers, tmp):
-    bad = []
+def check_checkpatch(mboxes, tmp):
+    """checkpatch --strict on every kernel patch as the mboxes carry it, by
+    scripts/check-patches.sh (with patches/checkpatch.waivers) over a
+    series of the split mails."""
+    d = tempfile.mkdtemp(dir=tmp)
+    split = tempfile.mkdtemp(dir=tmp)
+    names_all = []
     for path, names in mboxes:
-        d = tempfile.mkdtemp(dir=tmp)
-        n = int(run(["git", "mailsplit", "-o" + d, path]).stdout.strip())
+        sd = tempfile.mkdtemp(dir=split)
+        n = int(run(["git", "mailsplit", "-o" + sd, path]).stdout.strip())
         if n != len(names) + 1:
             die(f"{path}: {n} mails, expected a cover letter and {len(names)} patches")
         for k, pname in enumerate(names, 2):
-            mail = os.path.join(d, "%04d" % k)
-            p = run(["perl", "scripts/checkpatch.pl", "--strict", "--show-types", "--quiet",
-                     mail], cwd=src, check=False)
-            types = set(re.findall(r"^(?:ERROR|WARNING|CHECK):([A-Z0-9_]+):", p.stdout, re.M))
-            if not ((p.returncode == 0 and not p.stdout.strip()) or
-                    (p.returncode == 1 and types)):
-                die(f"checkpatch.pl on {pname} of {path} exited {p.returncode} with output "
-                    f"it could not read:\n{p.stdout}{p.stderr}")
-            left = types - waivers.get(pname, set())
-            if left:
-                bad.append(f"{os.path.basename(path)}: {pname}: {', '.join(sorted(left))}\n"
-                           + p.stdout)
-    if bad:
-        die("checkpatch.pl --strict on the mboxes:\n" + "\n".join(bad))
-    log(f"checkpatch --strict: {sum(len(n) for _, n in mboxes)} kernel patches clean "
+            shutil.copy(os.path.join(sd, "%04d" % k), os.path.join(d, pname))
+            names_all.append(pname)
+    with open(os.path.join(d, "series"), "w") as fh:
+        fh.write("".join(f"{n}\n" for n in names_all))
+    shutil.copy(os.path.join(REPO, "patches", "checkpatch.waivers"), d)
+    p = run([os.path.join(REPO, "scripts", "check-patches.sh")], cwd=REPO,
+            env=dict(os.environ, TS_PATCHES=d), check=False)
+    if p.returncode != 0:
+        die(f"checkpatch.pl --strict on the mboxes' patches:\n{p.stdout}{p.stderr}")
+    log(f"checkpatch --strict: {len(names_all)} kernel patches as mailed clean "
         "(waivers: patches/checkpatch.waivers)")
 
 

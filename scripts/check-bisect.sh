@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# usage: scripts/check-bisect.sh
+# Every prefix of the series ($TS_PATCHES/series, as lib.sh's patches_tree
+# holds it) compiles, without a warning, the objects it touches and the
+# users of the changed headers (check-lib.sh: objects), in each
+# configuration of TS_CHECK_VARIANTS (qemu-config/variants/<name>.config
+# on top of tinyconfig, qemu-config/guest.config and the suite's
+# .kunitconfig; default: integration; make check-full: every variant).
+# Prefixes are checked out in the worktree $TS_WORK/bisect-src and built in
+# $TS_OUT/check-<variant>; a (configuration, tree) pair that passed is not
+# built again.  Prints a table; exits 1 if a check failed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/check-lib.sh"
+
+[ $# -eq 0 ] || die "usage: scripts/check-bisect.sh"
+read -r -a variants <<<"$TS_CHECK_VARIANTS"
+[ "${#variants[@]}" -gt 0 ] || die "TS_CHECK_VARIANTS names no configuration"
+for v in "${variants[@]}"; do
+	[ -f "$TS_REPO/qemu-config/variants/$v.config" ] ||
+		die "TS_CHECK_VARIANTS: no configuration '$v' (qemu-config/variants/$v.config)"
+done
+tree=$(patches_tree)
+mapfile -t patches < <(series_patches "$TS_PATCHES/series")
+mapfile -t commits < <(series_commits "$tree")
+n=${#commits[@]}
+full=${commits[$((n - 1))]}
+check_state bisect
+src=$TS_WORK/bisect-src
+worktree "$src" "$full"
+# Leave the worktree at the full series, whatever happens below.
+trap 'git -C "$src" checkout -q -f --detach "$full" || echo "warning: could not check $full out in $src" >&2' EXIT
+
+for v in "${variants[@]}"; do
+	check_config "$src" "$TS_OUT/check-$v" "$TS_REPO/qemu-config/guest.config" \
+		"$src/kernel/time/tests/.kunitconfig" "$TS_REPO/qemu-config/variants/$v.config"
+done
+
+log "building every prefix (1..$n) in ${#variants[@]} configuration(s): ${variants[*]}"
+declare -A v_fail=() v_built=() v_cached=()
+for v in "${variants[@]}"; do v_built[$v]=0 v_cached[$v]=0; done
+for i in "${!commits[@]}"; do
+	num=$((i + 1)) p=${patches[$i]} c=${commits[$i]}
+	ktree=$(kernel_tree_of "$src" "$c")
+	for v in "${variants[@]}"; do
+		[ -z "${v_fail[$v]:-}" ] || continue
+		out=$TS_OUT/check-$v
+		k=$(key build "$v" "$ktree" "$(cat "$out/.config.check")")
+		if is_passed "$k"; then
+			v_cached[$v]=$((v_cached[$v] + 1))
+			continue
+		fi
+		worktree "$src" "$c"
+		use_config "$src" "$out"
+		mapfile -t objs < <(objects "$src" "$out")
+		[ "${#objs[@]}" -gt 0 ] || die "no object to build at patch $num ($p) for variant $v"
+		blog=$logs/build-$v-$num.log
+		log "patch $num/$n ($p), $v: ${objs[*]}"
+		if ! kmake "$src" "$out" ARCH=x86_64 "${objs[@]}" >"$blog" 2>&1; then
+			echo "--- patch $num ($p) does not compile in variant $v:" >&2
+			show_errors "$blog"
+			v_fail[$v]="FAIL at patch $num $p: compile error (see $blog)"
+		elif grep -qE ': warning:' "$blog"; then
+			echo "--- patch $num ($p) compiles with warnings in variant $v:" >&2
+			show_errors "$blog"
+			v_fail[$v]="FAIL at patch $num $p: compiler warning (see $blog)"
+		else
+			mark_passed "$k"
+			v_built[$v]=$((v_built[$v] + 1))
+		fi
+	done
+done
+for v in "${variants[@]}"; do
+	row build "$v: prefixes 1..$n" \
+		"${v_fail[$v]:-ok (${v_built[$v]} built, ${v_cached[$v]} unchanged)}"
+done
+print_table

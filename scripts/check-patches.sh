@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# usage: scripts/check-patches.sh
+# checkpatch.pl --strict (the base tree's) on every patch of
+# $TS_PATCHES/series: no error, warning or check except those waived in
+# $TS_PATCHES/checkpatch.waivers ("<patch file> <MESSAGE_TYPE> <reason>");
+# an unused waiver fails too.  Needs no tree with the series applied.
+# Prints a table; exits 1 if a check failed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/check-lib.sh"
+
+[ $# -eq 0 ] || die "usage: scripts/check-patches.sh"
+series_file=$TS_PATCHES/series
+waiver_file=$TS_PATCHES/checkpatch.waivers
+checkpatch=$TS_BASE_SRC/scripts/checkpatch.pl
+[ -f "$checkpatch" ] || die "$checkpatch not found (run make tree)"
+series_stamp "$TS_PATCHES" >/dev/null # every listed patch exists
+mapfile -t patches < <(series_patches "$series_file")
+[ "${#patches[@]}" -gt 0 ] || die "$series_file lists no patch"
+check_state patches
+
+declare -A waiver_used=() waiver_line=()
+if [ -r "$waiver_file" ]; then
+	ln=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		ln=$((ln + 1))
+		line=${line%%#*}
+		[ -n "${line//[[:space:]]/}" ] || continue
+		read -r wp wt wr <<<"$line"
+		[ -n "${wr:-}" ] || die "$waiver_file:$ln: a waiver needs a patch file, a checkpatch type and a reason"
+		[[ $wt =~ ^[A-Z0-9_]+$ ]] || die "$waiver_file:$ln: '$wt' is not a checkpatch message type"
+		waiver_line["$wp $wt"]=$ln
+		waiver_used["$wp $wt"]=0
+	done <"$waiver_file"
+fi
+
+log "checkpatch --strict on ${#patches[@]} patches"
+for i in "${!patches[@]}"; do
+	p=${patches[$i]}
+	num=$((i + 1))
+	out=$logs/checkpatch-$p.log
+	rc=0
+	(cd "$TS_BASE_SRC" && perl scripts/checkpatch.pl --strict --show-types --color=never \
+		"$TS_PATCHES/$p") >"$out" 2>&1 || rc=$?
+	grep -q '^total: [0-9]* errors, [0-9]* warnings, [0-9]* checks' "$out" ||
+		{ cat "$out" >&2; die "checkpatch.pl did not run on patch $num ($p): see $out"; }
+	bad=0 waived=0
+	while read -r typ; do
+		if [ -n "${waiver_line["$p $typ"]+x}" ]; then
+			waiver_used["$p $typ"]=1
+			waived=$((waived + 1))
+		else
+			bad=$((bad + 1))
+		fi
+	done < <(sed -n 's/^\(ERROR\|WARNING\|CHECK\):\([A-Z0-9_]*\):.*/\2/p' "$out")
+	if [ "$bad" -gt 0 ]; then
+		echo "--- checkpatch: patch $num ($p)" >&2
+		cat "$out" >&2
+		row checkpatch "$num $p" "FAIL: $bad unwaived message(s)"
+	elif [ "$rc" -ne 0 ] && [ "$waived" -eq 0 ]; then
+		cat "$out" >&2
+		row checkpatch "$num $p" "FAIL: checkpatch.pl exited $rc"
+	else
+		row checkpatch "$num $p" "ok$([ "$waived" -eq 0 ] || echo " ($waived waived)")"
+	fi
+done
+for w in "${!waiver_used[@]}"; do
+	[ "${waiver_used[$w]}" = 1 ] ||
+		row checkpatch "waiver '$w'" "FAIL: unused ($waiver_file:${waiver_line[$w]})"
+done
+print_table

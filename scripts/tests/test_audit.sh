@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# usage: scripts/tests/test_audit.sh
+# Negative experiments on the exit status of scripts/audit.sh and
+# scripts/audit.py (0 audited and consistent, 1 audited and not, 2 could not
+# audit; the header of both): each makes the audit fail early, so the whole
+# takes seconds, never the minutes of a real audit.  audit.py is replaced by
+# a stub (TS_REPO) where what is tested is audit.sh's reading of its status.
+# Prints "ok - ..." or "not ok - ..." per expectation (TAP), and exits 1 if
+# any failed.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+audit_sh=$repo/scripts/audit.sh
+audit_py=$repo/scripts/audit.py
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-test-audit.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# Every run writes here, never over the results of a real audit.
+export TS_RESULTS=$tmp/results
+
+n=0
+failed=0
+rc=0
+out=
+
+# run CMD...: run CMD, keeping its exit status in rc and its stdout and
+# stderr in out.
+run() {
+	rc=0
+	out=$("$@" 2>&1) || rc=$?
+}
+
+# check WHAT STATUS [REGEX...]: the last run exited STATUS and its output
+# matches every REGEX (grep -E).
+check() {
+	local what=$1 want=$2 why="" re
+	shift 2
+	n=$((n + 1))
+	[ "$rc" -eq "$want" ] || why="exit $rc, not $want"
+	for re in "$@"; do
+		grep -q -E -e "$re" <<<"$out" || why="${why:+$why; }no line matches /$re/"
+	done
+	if [ -z "$why" ]; then
+		echo "ok - $what"
+	else
+		echo "not ok - $what ($why)"
+		tail -n 15 <<<"$out" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+
+# The headers: one exit status for both, and each usage line as printed.
+header() { # FILE REGEX: the comment lines from REGEX on, while indented
+	awk -v re="$2" '$0 ~ re { on = 1; print; next }
+		on && /^#   / { print; next } { on = 0 }' "$1"
+}
+rc=0
+out=$(diff <(header "$audit_sh" '^# Exit status') <(header "$audit_py" '^# Exit status')) || rc=$?
+[ -n "$(header "$audit_py" '^# Exit status')" ] || { rc=1; out="audit.py: no '# Exit status' block"; }
+check "audit.sh and audit.py document the same exit status" 0
+rc=0
+out=$(header "$audit_sh" '^# Exit status')
+check "audit.sh documents its exit status 0, 1 and 2" 0 '^#   0  ' '^#   1  ' '^#   2  '
+
+# audit.py: the usage of its header is the one argparse prints (modulo
+# line breaks), and names every required option.
+squash() { tr -s ' \n' '  ' | sed 's/^ //; s/ $//'; }
+want=$(header "$audit_py" '^# usage: ' | sed 's/^#//' | squash)
+run "$audit_py" --help
+got=$(sed -n '/^usage: /,/^$/p' <<<"$out" | squash)
+rc=0
+[ "$got" = "$want" ] || { rc=1; out="header: $want"$'\n'"argparse: $got"; }
+check "audit.py's usage is its header's" 0
+run "$audit_py"
+check "audit.py without options exits 2 and names every required one" 2 \
+	'^usage: scripts/audit\.py' 'required: --src, --cocci, --cocci-origin, --base-tag, --macros, --out, --dirs, --graph-dirs$'
+rc=0
+out=
+for opt in --src --cocci --cocci-origin --base-tag --macros --out --dirs --graph-dirs; do
+	[[ $want == *" $opt "* ]] || { rc=1; out="$opt not in: $want"; }
+done
+check "audit.py's header usage names every required option" 0
+required=(--src "$tmp/none" --cocci "$tmp/x.cocci" --cocci-origin t
+	--base-tag base-6.12 --macros "$tmp/m.h" --out "$tmp/out.md"
+	--dirs ipc --graph-dirs ipc)
+run "$audit_py" "${required[@]}" --bogus
+check "audit.py with an unknown option exits 2" 2 'unrecognized arguments: --bogus'
+run "$audit_py" "${required[@]}"
+check "audit.py on a missing tree exits 2, named" 2 '^error: git grep failed'
+
+# audit.sh: usage and prerequisites.
+run "$audit_sh" --help
+[ "$rc" -ne 0 ] || [ "$out" = "$(header "$audit_sh" '^# usage: ' | sed 's/^# //')" ] ||
+	{ rc=1; out="header: $(header "$audit_sh" '^# usage: ')"$'\n'"--help: $out"; }
+check "audit.sh --help exits 0 with its header's usage" 0
+run "$audit_sh" --bogus
+check "audit.sh with an unknown option exits 2" 2 "^error: unknown argument '--bogus'"
+run "$audit_sh" --doc
+check "audit.sh --doc without a file exits 2" 2 '^error: --doc needs a file'
+run "$audit_sh" --doc "$tmp/none.md"
+check "audit.sh --doc with a missing file exits 2" 2 '^error: --doc: .*none\.md not found'
+run "$audit_sh" --base --strict
+check "audit.sh --base with another option exits 2" 2 '^error: --base takes no other option'
+run env TS_SPATCH_LIB="$tmp" "$audit_sh"
+check "audit.sh without spatch's standard.h exits 2" 2 'standard\.h not found'
+run env TS_SRC="$tmp/none" "$audit_sh"
+check "audit.sh on a missing tree exits 2" 2 'is not a git tree'
+run env TS_AUDIT_COCCI="$tmp/none.cocci" "$audit_sh"
+check "audit.sh with a missing semantic patch exits 2" 2 '^error: semantic patch .*none\.cocci not found'
+run env TS_RESULTS=/dev/null/results "$audit_sh"
+check "audit.sh exits 2 on a failure it did not foresee (mkdir)" 2 \
+	'^error: scripts/audit\.sh: line [0-9]+: a command failed'
+
+# A semantic patch that spatch cannot parse, on one small directory: the
+# real audit.py and spatch, failing in seconds.
+printf '@r@\nexpression E;\n@@\n- foo(E\n+ bar(E)\n' >"$tmp/broken.cocci"
+run env TS_AUDIT_COCCI="$tmp/broken.cocci" TS_AUDIT_DIRS=ipc "$audit_sh" --strict
+check "audit.sh with a broken semantic patch exits 2, naming spatch" 2 \
+	'^error: spatch failed \(findings' '^error: audit failed \(audit\.py exit 2'
+
+# audit.sh's reading of audit.py's status, through the tee: a stub prints
+# $STUB_OUT and exits $STUB_RC.
+mkdir -p "$tmp/repo/scripts"
+cat >"$tmp/repo/scripts/audit.py" <<'EOF'
+#!/bin/sh
+[ -z "$STUB_OUT" ] || printf '%s\n' "$STUB_OUT"
+exit "$STUB_RC"
+EOF
+chmod +x "$tmp/repo/scripts/audit.py"
+stub() { # RC OUT ARGS...: audit.sh with the stub exiting RC after printing OUT
+	local stub_rc=$1 stub_out=$2
+	shift 2
+	run env TS_REPO="$tmp/repo" STUB_RC="$stub_rc" STUB_OUT="$stub_out" \
+		TS_AUDIT_BASE_EXPECT="a/x.c:f b/y.c:g" "$audit_sh" "$@"
+}
+both=$'inconsistent: a/x.c f(): none\ninconsistent: b/y.c g(): none'
+stub 0 "" --strict
+check "audit.sh --strict: audit.py 0 gives 0" 0 '^==> audit done'
+stub 1 "" --strict
+check "audit.sh --strict: audit.py 1 gives 1" 1 '^error: audit: timeout paths not consistent'
+stub 2 "" --strict
+check "audit.sh --strict: audit.py 2 gives 2" 2 '^error: audit failed \(audit\.py exit 2'
+stub 3 ""
+check "audit.sh: audit.py 3 gives 2" 2 '^error: audit failed \(audit\.py exit 3'
+stub 1 "$both" --base
+check "audit.sh --base: every expected path inconsistent gives 0" 0 \
+	'^==> audit of 6\.12: 2 inconsistent timeout-path rows'
+stub 1 "${both%%$'\n'*}" --base
+check "audit.sh --base: an expected path not inconsistent gives 1" 1 \
+	'^error: audit of 6\.12 does not name these paths as inconsistent: b/y\.c:g '
+stub 0 "" --base
+check "audit.sh --base: every path consistent gives 1" 1 \
+	'^error: audit of 6\.12 finds every timeout path consistent'
+stub 2 "$both" --base
+check "audit.sh --base: audit.py 2 gives 2" 2 '^error: audit of 6\.12 failed \(audit\.py exit 2'
+
+echo "1..$n"
+[ "$failed" -eq 0 ] || {
+	echo "# $failed of $n failed"
+	exit 1
+}

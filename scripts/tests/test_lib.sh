@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Tests of scripts/lib.sh's functions and the kconfig check, each a
+# negative experiment of something that once said one thing and did
+# another.  Needs the patched tree (make tree) for the tree's kunit_config.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-test-lib.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+nfail=0
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); nfail=$((nfail + 1)); echo "not ok $n - $1"; }
+# expect RC DESCRIPTION PATTERN CMD...: CMD exits RC and its stderr holds
+# PATTERN (an empty PATTERN: stderr is empty).
+expect() {
+	local want=$1 what=$2 pat=$3 rc=0
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -eq "$want" ] && { if [ -z "$pat" ]; then [ ! -s "$tmp/err" ]; else grep -q -e "$pat" "$tmp/err"; fi; }; then
+		ok "$what"
+	else
+		not_ok "$what (exit $rc, wanted $want; stderr: $(head -c 300 "$tmp/err"))"
+	fi
+}
+
+# series_patches and its parts.
+mkdir -p "$tmp/p"
+printf '# part: fixes\na.patch # the fix\n\n# part: refactor\nb.patch\nc.patch\n' >"$tmp/p/series"
+[ "$(series_patches "$tmp/p/series" | tr '\n' ' ')" = "a.patch b.patch c.patch " ] &&
+	ok "series_patches lists every patch, comments dropped" || not_ok "series_patches lists every patch"
+[ "$(series_patches "$tmp/p/series" fixes)" = a.patch ] &&
+	ok "series_patches FILE fixes lists the fixes part" || not_ok "series_patches FILE fixes"
+# series_stamp names a listed patch that does not exist.
+touch "$tmp/p/a.patch" "$tmp/p/b.patch"
+expect 1 "series_stamp dies naming a missing patch" "patch c.patch is listed" series_stamp "$tmp/p"
+touch "$tmp/p/c.patch"
+s1=$(series_stamp "$tmp/p")
+echo change >"$tmp/p/b.patch"
+[ "$s1" != "$(series_stamp "$tmp/p")" ] && ok "series_stamp changes with a patch's content" ||
+	not_ok "series_stamp changes with a patch's content"
+
+# qemu_accel: one place decides TCG or KVM.
+[ "$(TS_KVM=0 qemu_accel)" = tcg ] && [ "$(TS_KVM=1 qemu_accel)" = kvm ] &&
+	ok "qemu_accel: TS_KVM=0 is tcg, 1 is kvm" || not_ok "qemu_accel"
+expect 1 "qemu_accel refuses TS_KVM=yes" "TS_KVM=yes" env TS_KVM=yes bash -c ". '$TS_REPO/scripts/lib.sh'; qemu_accel"
+expect 1 "src_of refuses an unknown kernel name" "unknown kernel 'baseline'" \
+	bash -c ". '$TS_REPO/scripts/lib.sh'; src_of baseline"
+
+# The kconfig check: a symbol that did not stick is named (later fragment wins).
+printf 'CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=m\n' >"$tmp/.config"
+printf 'CONFIG_A=y\nCONFIG_C=y\n' >"$tmp/f1"
+printf 'CONFIG_C=m\nCONFIG_B=n\n' >"$tmp/f2"
+expect 0 "kconfig_check passes when every symbol stuck" "" \
+	python3 "$TS_REPO/scripts/kconfig_check.py" "$TS_SRC" "$tmp/.config" "$tmp/f1" "$tmp/f2"
+printf 'CONFIG_D=y\nCONFIG_B=y\n' >"$tmp/f3"
+expect 1 "kconfig_check names a symbol that did not stick" "CONFIG_D: the fragments ask for y" \
+	python3 "$TS_REPO/scripts/kconfig_check.py" "$TS_SRC" "$tmp/.config" "$tmp/f1" "$tmp/f3"
+expect 2 "kconfig_check without the tree's kunit_config exits 2" "cannot import kunit_config" \
+	python3 "$TS_REPO/scripts/kconfig_check.py" "$tmp" "$tmp/.config" "$tmp/f1"
+
+# Usage errors are named.
+for s in tree.sh guest-kernel.sh boot.sh kunit.sh check-patches.sh check-bisect.sh check-warnings.sh; do
+	expect 1 "$s with a wrong argument names its usage" "usage\|unknown" \
+		"$TS_REPO/scripts/$s" no-such-argument extra-argument
+done
+
+echo "1..$n"
+[ "$nfail" -eq 0 ] || { echo "error: test_lib.sh: $nfail of $n failed" >&2; exit 1; }

@@ -1,0 +1,586 @@
+"""Tests of scripts/report.py, the judge of the integration boot, and of
+the modules around it (timeout_classes.py, intended.py, coverage.py and
+mbox.py's figures()).
+
+Run from the repository's root:
+  python3 -m unittest discover -s scripts/tests -p 'test_*.py'
+
+The synthetic tests build small verdict.json trees, in the form
+scripts/ktap.py writes, in a temporary directory.  The tests on real data
+read the results of an earlier integration boot under /tmp/before-results*
+and are skipped where those are absent (a fresh clone, CI).
+"""
+import contextlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(SCRIPTS)
+REPORT = os.path.join(SCRIPTS, "report.py")
+sys.path.insert(0, SCRIPTS)
+
+import intended  # noqa: E402
+import report  # noqa: E402
+import timeout_classes  # noqa: E402
+
+# The inputs of the synthetic timeout_classes: (sec name, nsec name,
+# kernel_sec, kernel_nsec, class).  The last one is the kind that
+# patch 0001 changes for io_uring_timeout: a tv_nsec of a second or more.
+INPUTS = [
+    ("-1", "0", -1, 0, "invalid"),
+    ("0", "1", 0, 1, "valid-relative"),
+    ("1", "0", 1, 0, "valid-relative"),
+    ("0", "NSEC_PER_SEC", 0, 1000000000, "invalid"),
+]
+BIG_NSEC = "x86_64 io_uring_timeout rel sec=0 nsec=NSEC_PER_SEC"
+RULE = "io_uring_timeout * nsec>=1000000000,sec>=0 proceeds EINVAL io_uring/timeout\n"
+
+
+def leaf(entry, mode, answers=None, skip=None):
+    """A kselftest_harness test of timeout_classes for x86_64: answers maps
+    a case name to what the kernel answered (default: the contract's
+    answer); skip, the reason of a SKIP."""
+    variant = f"timeout.{entry}_{mode}.time64"
+    log = [f"#  RUN           {variant} ..."]
+    if skip:
+        log += [f"#      SKIP      {skip}", f"#            OK  {variant}"]
+        return {"name": variant, "status": "SKIP", "log": log, "tests": []}
+    wrong = 0
+    for sec, nsec, ksec, knsec, cls in INPUTS:
+        name = f"x86_64 {entry} {mode} sec={sec} nsec={nsec}"
+        exp = "EINVAL" if cls in ("invalid", "expired") else "proceeds"
+        got = (answers or {}).get(name, exp)
+        wrong += got != exp
+        log.append(f"# {name}: kernel_sec={ksec} kernel_nsec={knsec} class={cls} "
+                   f"expected={exp} got={got}")
+    log.append(f"# x86_64 {entry} {mode}: {len(INPUTS)} inputs, {wrong} not answered "
+               "as the contract says")
+    if wrong:
+        log += [f"# timeout_classes.c:745:time64:Expected 0 (0) == wrong ({wrong})",
+                "# time64: Test failed", f"#          FAIL  {variant}"]
+    else:
+        log.append(f"#            OK  {variant}")
+    return {"name": variant, "status": "FAIL" if wrong else "PASS", "log": log, "tests": []}
+
+
+def program(name, leaves):
+    failed = any(t["status"] not in ("PASS", "SKIP") for t in leaves)
+    log = [f"# {name}: exit status 1"] if failed else []
+    return {"name": name, "status": "FAIL" if failed else "PASS", "log": log + [f"# {name}: 0.1 s"],
+            "tests": leaves}
+
+
+def verdict(answers=None, skip=None, extra=()):
+    """A verdict.json of a boot that ran timeout_classes (nanosleep rel,
+    io_uring_timeout rel, and a test that skips) and an other program."""
+    leaves = [leaf("nanosleep", "rel", answers), leaf("io_uring_timeout", "rel", answers),
+              leaf("io_uring_enter", "rel", skip=skip or
+                   "rel: no entry point of this kind on x86_64")]
+    other = {"name": "other_test", "status": "PASS", "log": [], "tests": [
+        {"name": "case 1", "status": "PASS", "log": [], "tests": []}]}
+    progs = [program("timeout_classes", leaves), other] + list(extra)
+    return {"status": "PASS", "plan": len(progs),
+            "counts": {"passed": 1, "failed": 0, "crashed": 0, "skipped": 0, "errors": 0},
+            "errors": [], "boot_to_verdict_s": 1.5, "tests": progs}
+
+
+# The answers of 6.12 and of a kernel with the fixes to the case of RULE.
+OLD_ANSWER = {BIG_NSEC: "proceeds"}
+NEW_ANSWER = {BIG_NSEC: "EINVAL"}
+
+
+class Synthetic(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="test_report.")
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.rule = os.path.join(self.dir, "intended")
+        with open(self.rule, "w") as f:
+            f.write("# entry mode inputs base patched patch\n" + RULE)
+
+    def write(self, kernel, v, commit=None):
+        os.makedirs(os.path.join(self.dir, kernel), exist_ok=True)
+        with open(os.path.join(self.dir, kernel, "verdict.json"), "w") as f:
+            json.dump(v, f)
+        if commit:
+            with open(os.path.join(self.dir, kernel, "commit"), "w") as f:
+                f.write(commit + "\n")
+
+    def run_report(self, *args, intended_file=None):
+        cmd = [sys.executable, REPORT]
+        if intended_file is not None:
+            cmd += ["--intended", intended_file]
+        p = subprocess.run(cmd + list(args), capture_output=True, text=True, cwd=REPO)
+        return p.returncode, p.stdout, p.stderr
+
+    def report_json(self, old, new):
+        with open(os.path.join(self.dir, f"report-{old}-{new}.json")) as f:
+            return json.load(f)
+
+    # (a) identical kernels, nothing allowed to differ: PASS.
+    def test_identical_kernels_pass(self):
+        self.write("base", verdict(), commit="a" * 40)
+        self.write("patched", verdict())
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(err, "")
+        for ext in (".md", ".json"):
+            self.assertTrue(os.path.isfile(os.path.join(self.dir, "report-base-patched" + ext)))
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "report.json")))
+        j = self.report_json("base", "patched")
+        self.assertEqual(j["verdict"], "PASS")
+        self.assertEqual((j["old"], j["new"]), ("base", "patched"))
+        self.assertEqual(sorted(j["kernels"]), ["base", "patched"])
+        self.assertEqual(j["differences"], 0)
+        self.assertEqual(j["kernels"]["base"]["commit"], "a" * 40)
+        self.assertIsNone(j["kernels"]["patched"]["commit"])
+        k = j["kernels"]["patched"]
+        self.assertEqual((k["tests"], k["passed"], k["skipped"], k["not_ok"]), (4, 3, 1, 0))
+        self.assertEqual(k["contract_cases"], 2 * len(INPUTS))
+        self.assertEqual(k["cells"]["x86_64 nanosleep rel invalid"], 2)
+        with open(os.path.join(self.dir, "report-base-patched.md")) as f:
+            md = f.read()
+        self.assertIn("base (6.12)", md)
+        self.assertIn("patched (6.12 + series)", md)
+        self.assertNotRegex(md, r"(?i)baseline|unpatched")
+
+    def test_empty_intended_file_allows_nothing(self):
+        empty = os.path.join(self.dir, "empty")
+        open(empty, "w").close()
+        self.write("base", verdict(OLD_ANSWER))
+        self.write("patched", verdict(NEW_ANSWER))
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file=empty)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"differs, and no rule of {empty} covers it: {BIG_NSEC}", err)
+
+    # (b) a difference that no rule covers: FAIL, naming the case.
+    def test_unintended_difference_fails(self):
+        case = "x86_64 nanosleep rel sec=1 nsec=0"
+        self.write("base", verdict())
+        self.write("patched", verdict({case: "EINVAL"}))
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"differs, and no rule of {self.rule} covers it: {case}: "
+                      "base proceeds, patched EINVAL", err)
+        self.assertIn(f"patched: case failed: {case}", err)
+        j = self.report_json("base", "patched")
+        self.assertEqual(j["verdict"], "FAIL")
+        self.assertEqual(j["not_intended"], 1)
+        self.assertTrue(any(case in p for p in j["problems"]))
+
+    # (c) a difference that a rule covers: PASS; 6.12 fails the contract
+    # on it by design.
+    def test_intended_difference_passes(self):
+        self.write("base", verdict(OLD_ANSWER))
+        self.write("fixes", verdict(NEW_ANSWER))
+        rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file=self.rule)
+        self.assertEqual(rc, 0, err)
+        j = self.report_json("base", "fixes")
+        self.assertEqual(sorted(j["kernels"]), ["base", "fixes"])
+        self.assertEqual((j["differences"], j["intended"]["seen"], j["intended"]["listed"],
+                          j["not_intended"]), (1, 1, 1, 0))
+        self.assertEqual(j["kernels"]["base"]["failed_by_design"], 1)
+        self.assertEqual(j["kernels"]["base"]["not_ok"], 1)
+        self.assertIn("base: 1 cases fail the contract by design", out)
+        with open(os.path.join(self.dir, "report-base-fixes.md")) as f:
+            md = f.read()
+        self.assertIn("fixes (6.12 + fixes)", md)
+        self.assertIn("Wanted: base (6.12) proceeds, fixes (6.12 + fixes) EINVAL.", md)
+
+    def test_intended_difference_with_other_outcome_fails(self):
+        with open(self.rule, "w") as f:
+            f.write(RULE.replace("EINVAL", "ETIME"))
+        self.write("base", verdict(OLD_ANSWER))
+        self.write("patched", verdict(NEW_ANSWER))
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"intended difference not seen: {BIG_NSEC}: base proceeds, "
+                      f"patched EINVAL; {self.rule}:1 wants base proceeds, patched ETIME", err)
+
+    def test_intended_difference_not_shown_fails(self):
+        self.write("base", verdict(NEW_ANSWER))
+        self.write("patched", verdict(NEW_ANSWER))
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"intended difference not seen: {BIG_NSEC}: base EINVAL, patched EINVAL",
+                      err)
+
+    def test_rule_without_case_fails(self):
+        with open(self.rule, "a") as f:
+            f.write("futex_wait * class=invalid proceeds EINVAL futex\n")
+        self.write("base", verdict(OLD_ANSWER))
+        self.write("patched", verdict(NEW_ANSWER))
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"{self.rule}:3: the rule covers no case that the kernels ran", err)
+
+    # (d) a test that fails on NEW: FAIL, even where the same failure is
+    # by design on OLD.
+    def test_failure_by_design_on_new_fails(self):
+        self.write("base", verdict(OLD_ANSWER))
+        self.write("patched", verdict(OLD_ANSWER))
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"patched: case failed: {BIG_NSEC}: expected EINVAL, got proceeds", err)
+        self.assertIn("patched: test FAIL: timeout_classes/timeout.io_uring_timeout_rel.time64",
+                      err)
+        self.assertNotIn("error: base:", err)
+
+    def test_failing_other_program_on_new_fails(self):
+        bad = {"name": "futex_test", "status": "FAIL", "log": ["# futex_test: exit status 1"],
+               "tests": [{"name": "wait", "status": "FAIL", "log": [], "tests": []}]}
+        self.write("base", verdict())
+        self.write("patched", verdict(extra=[bad]))
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
+        self.assertEqual(rc, 1)
+        self.assertIn("patched: test FAIL: futex_test/wait", err)
+        self.assertIn("patched: test FAIL: futex_test\n", err)
+        self.assertIn("tests end differently on the two kernels", err)
+
+    def test_unallowed_failure_on_old_fails(self):
+        # Fails on OLD without a rule: not by design.
+        case = "x86_64 nanosleep rel sec=-1 nsec=0"
+        self.write("base", verdict({case: "proceeds"}))
+        self.write("patched", verdict({case: "proceeds"}))
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
+        self.assertEqual(rc, 1)
+        self.assertIn(f"base: case failed: {case}", err)
+        self.assertIn("base: test FAIL: timeout_classes/timeout.nanosleep_rel.time64", err)
+
+    def test_incomplete_test_fails(self):
+        v = verdict()
+        log = v["tests"][0]["tests"][0]["log"]
+        v["tests"][0]["tests"][0]["log"] = [l for l in log if not timeout_classes.DONE.match(l)]
+        self.write("base", verdict())
+        self.write("patched", v)
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
+        self.assertEqual(rc, 1)
+        self.assertIn("patched: timeout_classes/timeout.nanosleep_rel.time64: 4 cases logged, "
+                      "and no closing line", err)
+
+    def test_missing_verdict_fails(self):
+        self.write("base", verdict())
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
+        self.assertEqual(rc, 1)
+        self.assertIn("patched: no verdict", err)
+        self.assertEqual(self.report_json("base", "patched")["verdict"], "FAIL")
+
+    # (e) a SKIP for another reason than a missing entry point: FAIL.
+    def test_unknown_skip_reason_fails(self):
+        reason = "io_uring_enter: not in this kernel (ENOSYS)"
+        self.write("base", verdict())
+        self.write("patched", verdict(skip=reason))
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
+        self.assertEqual(rc, 1)
+        self.assertIn("patched: timeout_classes/timeout.io_uring_enter_rel.time64: skipped, "
+                      "and not for want of an entry point of this ABI", err)
+        self.assertIn(reason, err)
+        self.assertNotIn("error: base:", err)
+
+    # (f) usage errors: exit 2, no report.
+    def test_usage_errors(self):
+        self.write("base", verdict())
+        self.write("patched", verdict())
+        for args in ([], [self.dir], [self.dir, "base"], [self.dir, "base", "patched", "x"],
+                     [self.dir, "base", "unpatched"], [self.dir, "patched", "base"],
+                     [self.dir, "base", "base"], [self.dir + "/nothing", "base", "patched"],
+                     ["--intended", self.dir + "/nothing", self.dir, "base", "patched"],
+                     ["--bogus", self.dir, "base", "patched"]):
+            with self.subTest(args=args):
+                rc, out, err = self.run_report(*args)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("usage: scripts/report.py", err)
+        self.assertEqual([n for n in os.listdir(self.dir) if n.startswith("report")], [])
+
+    def test_unreadable_rule_fails(self):
+        with open(self.rule, "w") as f:
+            f.write("io_uring_timeout * nsec>=1000000000 proceeds EINVAL\n")
+        self.write("base", verdict())
+        self.write("patched", verdict())
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"{self.rule}:1: 5 fields, expected 6", err)
+
+    def test_rerun_replaces_the_report(self):
+        self.write("base", verdict())
+        self.write("patched", verdict())
+        self.assertEqual(self.run_report(self.dir, "base", "patched",
+                                         intended_file="/dev/null")[0], 0)
+        self.write("patched", verdict({"x86_64 nanosleep rel sec=1 nsec=0": "EINVAL"}))
+        self.assertEqual(self.run_report(self.dir, "base", "patched",
+                                         intended_file="/dev/null")[0], 1)
+        self.assertEqual(self.report_json("base", "patched")["verdict"], "FAIL")
+
+    def test_default_intended_is_the_series_list(self):
+        # The series' list has rules that these synthetic kernels do not
+        # run: each is named.
+        self.write("base", verdict())
+        self.write("patched", verdict())
+        rc, out, err = self.run_report(self.dir, "base", "patched")
+        self.assertEqual(rc, 1)
+        self.assertIn(os.path.join(REPO, "patches", "intended-differences") + ":", err)
+        self.assertIn("the rule covers no case that the kernels ran", err)
+
+    # judge() and the renderers, without the CLI.
+    def test_judge_and_render(self):
+        self.write("base", verdict(OLD_ANSWER))
+        self.write("patched", verdict(NEW_ANSWER))
+        rules = intended.load(self.rule)
+        problems, data = report.judge(self.dir, "base", "patched", rules)
+        self.assertEqual(problems, [])
+        self.assertEqual(data["seen"], 1)
+        self.assertEqual([w[:3] for w in data["wanted"]], [(BIG_NSEC, "proceeds", "EINVAL")])
+        self.assertEqual(data["kernels"]["base"]["by_design"], 1)
+        self.assertEqual(data["kernels"]["patched"]["by_design"], 0)
+        j = report.render_json(problems, data)
+        self.assertEqual(j["verdict"], "PASS")
+        md = report.render_md(problems, data)
+        self.assertIn("**Verdict: PASS**", md)
+        # The same kernels judged the other way round: the by-design
+        # failure now is on NEW.
+        problems, data = report.judge(self.dir, "patched", "base", rules)
+        self.assertIn(f"base: case failed: {BIG_NSEC}: expected EINVAL, got proceeds", problems)
+        self.assertIn("**Verdict: FAIL**", report.render_md(problems, data))
+
+
+class TimeoutClassesFormat(unittest.TestCase):
+    LINE = ("# x86_64 io_uring_timeout rel sec=S64_MAX nsec=NSEC_PER_SEC: "
+            "kernel_sec=9223372036854775807 kernel_nsec=1000000000 class=invalid "
+            "expected=EINVAL got=proceeds")
+
+    def test_diag(self):
+        d = timeout_classes.diag(self.LINE)
+        self.assertEqual(d, {"name": "x86_64 io_uring_timeout rel sec=S64_MAX nsec=NSEC_PER_SEC",
+                             "sec": 9223372036854775807, "nsec": 1000000000,
+                             "cls": "invalid", "exp": "EINVAL", "got": "proceeds"})
+        m = timeout_classes.case_name(d["name"])
+        self.assertEqual((m["abi"], m["entry"], m["mode"], m["sec"], m["nsec"]),
+                         ("x86_64", "io_uring_timeout", "rel", "S64_MAX", "NSEC_PER_SEC"))
+        self.assertEqual(timeout_classes.sec_group(m["sec"]), "tv_sec >= KTIME_SEC_MAX-1")
+        self.assertEqual(timeout_classes.sec_group("INT_MIN"), "tv_sec < 0")
+        self.assertEqual(timeout_classes.sec_group("1"), "0 <= tv_sec <= INT_MAX")
+
+    def test_diag_before_issue_5(self):
+        d = timeout_classes.diag("# i386 nanosleep rel sec=0 nsec=0: class=valid-relative "
+                                 "expected=proceeds got=proceeds")
+        self.assertEqual((d["sec"], d["nsec"], d["cls"]), (None, None, "valid-relative"))
+
+    def test_not_diag(self):
+        for line in ("# x86_64 io_uring_timeout rel: 63 inputs, 12 not answered as the "
+                     "contract says", "# time64: Test failed", "#  RUN           x ..."):
+            self.assertIsNone(timeout_classes.diag(line), line)
+
+    def test_failed_test_log(self):
+        log = ["#  RUN           timeout.io_uring_timeout_rel.time64 ...", self.LINE,
+               "# x86_64 io_uring_timeout rel: 63 inputs, 12 not answered as the contract says",
+               "# timeout_classes.c:745:time64:Expected 0 (0) == wrong (12)",
+               "# time64: Test failed", "#          FAIL  timeout.io_uring_timeout_rel.time64"]
+        self.assertTrue(all(timeout_classes.only_failed_inputs(l) for l in log))
+        self.assertFalse(timeout_classes.only_failed_inputs("# something else"))
+        self.assertEqual([(m["test"], m["n"], m["k"]) for m in timeout_classes.closing(log)],
+                         [("x86_64 io_uring_timeout rel", "63", "12")])
+        self.assertEqual(timeout_classes.expect_wrong(log), [12])
+
+    def test_skip(self):
+        self.assertTrue(timeout_classes.skipped_structurally(
+            ["#      SKIP      rel: no entry point of this kind on i386"]))
+        self.assertFalse(timeout_classes.skipped_structurally(
+            ["#      SKIP      io_uring_setup: EPERM (kernel.io_uring_disabled)"]))
+
+    def test_one_owner_of_the_format(self):
+        # The selftest's lines are spelled in timeout_classes.py only.
+        for name in ("report.py", "intended.py", "ktap.py"):
+            with open(os.path.join(SCRIPTS, name)) as f:
+                src = f.read()
+            for word in ("kernel_sec=", "expected=", "got=", "not answered", "Expected 0",
+                         "Test failed", "no entry point of this kind", "RUN ", "S64_MIN",
+                         "KTIME_SEC_MAX", "sec=(?P"):
+                self.assertNotIn(word, src, f"{name} spells timeout_classes' output: {word}")
+
+    def test_no_environment_for_the_list(self):
+        with open(os.path.join(SCRIPTS, "intended.py")) as f:
+            self.assertNotIn("TS_INTENDED", f.read())
+        self.assertEqual(intended.load(os.devnull), [])
+
+
+class Coverage(unittest.TestCase):
+    def test_new_and_old_report(self):
+        d = tempfile.mkdtemp(prefix="test_report.")
+        self.addCleanup(shutil.rmtree, d)
+        for k in ("base", "patched"):
+            os.makedirs(os.path.join(d, k))
+            with open(os.path.join(d, k, "verdict.json"), "w") as f:
+                json.dump(verdict(), f)
+        subprocess.run([sys.executable, REPORT, "--intended", "/dev/null", d, "base", "patched"],
+                       check=True, capture_output=True)
+        new = os.path.join(d, "report-base-patched.json")
+        before = os.path.join(REPO, "docs", "coverage-before.json")
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "coverage.py"), before, new],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("| x86_64 | nanosleep | rel | invalid |", p.stdout)
+        self.assertRegex(p.stdout, r"^Cells: \d+ before, 4 after")
+
+
+class MboxFigures(unittest.TestCase):
+    HEAD = "c" * 40
+
+    def setUp(self):
+        import mbox
+        self.mbox = mbox
+        self.dir = tempfile.mkdtemp(prefix="test_report.")
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.tests = os.path.join(self.dir, "results", "tests")
+        os.makedirs(self.tests)
+        os.makedirs(os.path.join(self.dir, "work"))
+        p = mock.patch.object(mbox.kunit_json, "load", return_value=[("a", "PASS")] * 3)
+        p.start()
+        self.addCleanup(p.stop)
+
+    def report(self, old, new, verdict="PASS", commits=None, differences=0):
+        j = {"verdict": verdict, "differences": differences,
+             "kernels": {k: {"commit": (commits or {}).get(k)} for k in (old, new)}}
+        with open(os.path.join(self.tests, f"report-{old}-{new}.json"), "w") as f:
+            json.dump(j, f)
+
+    def figures(self):
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            try:
+                return self.mbox.figures(os.path.join(self.dir, "results"),
+                                         os.path.join(self.dir, "src"), self.HEAD), ""
+            except SystemExit:
+                return None, err.getvalue()
+
+    def test_without_make_test(self):
+        f, err = self.figures()
+        self.assertIsNone(f)
+        self.assertIn("no integration report", err)
+
+    def test_make_test_only(self):
+        self.report("base", "patched", differences=733)
+        f, err = self.figures()
+        self.assertEqual(f["test"]["differences"], 733)
+        self.assertEqual((f["fixes"], f["refactor"], f["kunit_rows"]), (None, None, 3))
+
+    def test_make_fixes_of_this_series(self):
+        self.report("base", "patched", differences=733)
+        self.report("base", "fixes", commits={"fixes": "f" * 40}, differences=733)
+        self.report("fixes", "patched", commits={"fixes": "f" * 40, "patched": self.HEAD})
+        f, err = self.figures()
+        self.assertEqual((f["fixes"]["differences"], f["refactor"]["differences"]), (733, 0))
+
+    def test_make_fixes_of_another_series(self):
+        self.report("base", "patched")
+        self.report("base", "fixes", commits={"fixes": "f" * 40})
+        self.report("fixes", "patched", commits={"fixes": "f" * 40, "patched": "d" * 40})
+        f, err = self.figures()
+        self.assertEqual((f["fixes"], f["refactor"]), (None, None))
+
+    def test_make_fixes_failed(self):
+        self.report("base", "patched")
+        self.report("base", "fixes", verdict="FAIL")
+        self.report("fixes", "patched", commits={"patched": self.HEAD})
+        f, err = self.figures()
+        self.assertIsNone(f)
+        self.assertIn("report-base-fixes.json: the last make fixes did not pass", err)
+
+    def test_make_fixes_of_two_fixes_kernels(self):
+        self.report("base", "patched")
+        self.report("base", "fixes", commits={"fixes": "e" * 40})
+        self.report("fixes", "patched", commits={"fixes": "f" * 40, "patched": self.HEAD})
+        f, err = self.figures()
+        self.assertIsNone(f)
+        self.assertIn("of different fixes kernels", err)
+
+
+# Real data: the results of an integration boot before this redesign.
+BEFORE = "/tmp/before-results/tests"
+BEFORE_FIXES = "/tmp/before-results-fixes/tests"
+
+
+def figures_of(j, names):
+    """The judged figures of a report.json, with its kernels renamed by
+    names (old name -> new name), without the fields this redesign added."""
+    j = json.loads(json.dumps(j))
+    j.pop("old", None)
+    j.pop("new", None)
+    j["kernels"] = {names.get(k, k): v for k, v in j["kernels"].items()}
+    for k in j["kernels"].values():
+        k.pop("commit", None)
+    return j
+
+
+@unittest.skipUnless(all(os.path.isfile(os.path.join(d, k, "verdict.json"))
+                         for d in (BEFORE, BEFORE_FIXES) for k in ("base", "patched")),
+                     f"no real results in {BEFORE} and {BEFORE_FIXES} (an earlier boot's, "
+                     "absent on a fresh clone)")
+class RealData(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="test_report.")
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def link(self, src, name):
+        os.symlink(src, os.path.join(self.dir, name))
+
+    def run_report(self, *args):
+        p = subprocess.run([sys.executable, REPORT] + list(args), capture_output=True,
+                           text=True, cwd=REPO)
+        return p.returncode, p.stderr
+
+    def load(self, path):
+        with open(path) as f:
+            return json.load(f)
+
+    def test_base_patched_as_before(self):
+        self.link(os.path.join(BEFORE, "base"), "base")
+        self.link(os.path.join(BEFORE, "patched"), "patched")
+        rc, err = self.run_report(self.dir, "base", "patched")
+        self.assertEqual(rc, 0, err)
+        new = self.load(os.path.join(self.dir, "report-base-patched.json"))
+        self.assertEqual((new["verdict"], new["differences"], new["intended"]["seen"],
+                          new["intended"]["listed"], new["not_intended"]),
+                         ("PASS", 733, 733, 733, 0))
+        self.assertEqual(new["kernels"]["patched"]["contract_cases"], 9198)
+        before = os.path.join(BEFORE, "report.json")
+        if os.path.isfile(before):
+            self.assertEqual(figures_of(new, {}), figures_of(self.load(before), {}))
+
+    def test_base_fixes_as_before(self):
+        self.link(os.path.join(BEFORE_FIXES, "base"), "base")
+        self.link(os.path.join(BEFORE_FIXES, "patched"), "fixes")
+        rc, err = self.run_report(self.dir, "base", "fixes")
+        self.assertEqual(rc, 0, err)
+        new = self.load(os.path.join(self.dir, "report-base-fixes.json"))
+        self.assertEqual((new["verdict"], new["differences"], new["intended"]["seen"],
+                          new["not_intended"]), ("PASS", 733, 733, 0))
+        self.assertEqual(sorted(new["kernels"]), ["base", "fixes"])
+        before = os.path.join(BEFORE_FIXES, "report.json")
+        if os.path.isfile(before):
+            self.assertEqual(figures_of(new, {"fixes": "patched"}),
+                             figures_of(self.load(before), {}))
+
+    def test_fixes_patched_no_difference(self):
+        self.link(os.path.join(BEFORE_FIXES, "patched"), "fixes")
+        self.link(os.path.join(BEFORE, "patched"), "patched")
+        rc, err = self.run_report("--intended", "/dev/null", self.dir, "fixes", "patched")
+        self.assertEqual(rc, 0, err)
+        new = self.load(os.path.join(self.dir, "report-fixes-patched.json"))
+        self.assertEqual((new["verdict"], new["differences"], new["intended"]["listed"]),
+                         ("PASS", 0, 0))
+        for k in ("fixes", "patched"):
+            self.assertEqual(new["kernels"][k]["contract_cases"], 9198)
+            self.assertEqual(new["kernels"][k]["not_ok"], 0)
+        # The series' list demands its differences of these two: FAIL.
+        rc, err = self.run_report(self.dir, "fixes", "patched")
+        self.assertEqual(rc, 1)
+        self.assertIn("intended difference not seen", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
