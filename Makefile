@@ -4,7 +4,7 @@
 #             |                                                    |
 #             +-> guest + initramfs -> boot -> report -> fixes     +-> test
 #             +-> audit                                 (make)
-#             +-> check-patches, check-bisect, check-warnings,
+#             +-> check-patches, check-bisect, check-warnings, htmldocs,
 #                 check-scripts, kunit-i386, kunit-arm64, fixes -> check
 #
 # `make` (all) is the main job: KUnit, both boots judged, and the fixes
@@ -22,7 +22,7 @@ ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 
 .PHONY: all test deps tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
 	initramfs boot report fixes audit check check-patches check-bisect \
-	check-warnings check-scripts check-full bench mbox help clean-work
+	check-warnings htmldocs check-scripts check-full bench mbox help clean-work
 
 all: kunit report fixes ## the main job: KUnit, base and patched judged, the fixes alone
 
@@ -79,10 +79,13 @@ check-bisect: tree ## every prefix of the series builds without a warning (TS_CH
 check-warnings: tree ## no sparse, W=1 or kernel-doc warning that 6.12 lacks
 	@$(S)/check-warnings.sh
 
+htmldocs: tree ## make htmldocs SPHINXDIRS=timers on base and patched: no new warning
+	@$(S)/htmldocs.sh
+
 check-scripts: tree ## the host scripts' own tests (scripts/tests)
 	@$(S)/tests/run.sh
 
-check: check-scripts check-patches check-bisect check-warnings kunit-i386 kunit-arm64 fixes ## the review checks that fit CI's hour
+check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 kunit-arm64 fixes ## the review checks that fit CI's hour
 
 check-full: check kunit-sanitizers ## make check, KUnit under sanitizers, every prefix in every configuration
 	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh

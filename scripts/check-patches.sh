@@ -40,10 +40,16 @@ for i in "${!patches[@]}"; do
 	num=$((i + 1))
 	out=$logs/checkpatch-$p.log
 	rc=0
-	(cd "$TS_BASE_SRC" && perl scripts/checkpatch.pl --strict --show-types --color=never \
-		"$TS_PATCHES/$p") >"$out" 2>&1 || rc=$?
+	# checkpatch runs scripts/spdxcheck.py with the python3 first in PATH;
+	# it needs python3-ply and python3-git, which deps.sh installs for
+	# Debian's /usr/bin/python3, not for another python3 (pyenv's, say).
+	(cd "$TS_BASE_SRC" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict \
+		--show-types --color=never "$TS_PATCHES/$p") >"$out" 2>&1 || rc=$?
 	grep -q '^total: [0-9]* errors, [0-9]* warnings, [0-9]* checks' "$out" ||
 		{ cat "$out" >&2; die "checkpatch.pl did not run on patch $num ($p): see $out"; }
+	# A helper that failed (spdxcheck.py's imports) is a check not done.
+	! grep -q '^Traceback' "$out" ||
+		{ cat "$out" >&2; die "a checkpatch.pl helper failed on patch $num ($p): see $out"; }
 	bad=0 waived=0
 	while read -r typ; do
 		if [ -n "${waiver_line["$p $typ"]+x}" ]; then
