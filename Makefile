@@ -57,8 +57,9 @@ initramfs: tree ## the guest initramfs: /init and the selftests of the patched t
 boot: guest initramfs ## boot base and patched under QEMU: serial logs and verdicts
 	@rc=0; $(S)/boot.sh base || rc=1; $(S)/boot.sh patched || rc=1; exit $$rc
 
-report: boot ## judge base against patched: report-base-patched.md, intended differences only
+report: boot ## judge base against patched (report-base-patched.md), and map the other timeout forms
 	@$(S)/report.py "$(RESULTS)/tests" base patched
+	@$(S)/forms.py "$(RESULTS)/tests" base patched
 
 fixes: report ## 6.12 + fixes: exactly the intended differences from base, none from patched
 	@$(S)/guest-kernel.sh fixes >/dev/null

@@ -28,6 +28,12 @@ $(B)/bench: $(HERE)bench.c $(ST)/kselftest.h
 $(B)/st64/timeout_classes $(B)/st32/timeout_classes: FORCE
 	+$(call selftest,timers,$(notdir $(@D)),$(if $(filter st32,$(notdir $(@D))),-m32)) $@
 
+$(B)/st64/timeout_forms: $(HERE)timeout_forms.c
+	mkdir -p $(@D) && $(CC) -static -O2 -Wall -Wextra -o $@ $<
+
+$(B)/st32/timeout_forms: $(HERE)timeout_forms.c
+	mkdir -p $(@D) && $(CC) -m32 -static -O2 -Wall -Wextra -o $@ $<
+
 $(B)/st64/futex_%: FORCE
 	+$(call selftest,futex/functional,st64,) $@
 
