@@ -88,7 +88,7 @@ check-scripts: tree ## the host scripts' own tests (scripts/tests)
 
 check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 kunit-arm64 fixes ## the review checks that fit CI's hour
 
-check-full: check kunit-sanitizers ## make check, KUnit under sanitizers, every prefix in every configuration
+check-full: check kunit-sanitizers ## make check, KUnit under sanitizers, every prefix in every configuration (audit and bench apart)
 	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
 
 bench: guest ## cost: bloat-o-meter, and the guest benchmark on base and patched

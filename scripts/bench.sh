@@ -6,8 +6,8 @@
 # patched kernel in turn, TS_BENCH_ROUNDS times each (default 3), so that a
 # drift of the host between boots falls on both kernels alike;
 # scripts/bench-report.py makes the table ($TS_RESULTS/bench/bench.md) from
-# every round.  The kernels and the bench initramfs must be built (make guest
-# initramfs-bench).
+# every round.  The kernels and the bench initramfs must be built (make
+# bench does both).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

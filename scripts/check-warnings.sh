@@ -30,6 +30,7 @@ trap 'git -C "$src" checkout -q -f --detach "$full" || echo "warning: could not 
 check_config "$src" "$out" "$TS_REPO/qemu-config/guest.config" "$src/kernel/time/tests/.kunitconfig"
 use_config "$src" "$out"
 mapfile -t objs < <(objects "$src" "$out")
+[ "${#objs[@]}" -gt 0 ] || die "no object of the series is enabled in $out (the probe of check-lib.sh found none)"
 # Headers whose kernel-doc is checked in any case.
 kdoc_fixed=(include/linux/time64.h include/linux/time.h include/linux/futex.h)
 

@@ -12,6 +12,7 @@ TS_TARBALL=${TS_TARBALL:-/usr/src/linux-source-6.12.tar.xz}          # Debian's 
 TS_JOBS=${TS_JOBS:-$(nproc)}                     # make -j of every kernel build
 TS_KVM=${TS_KVM:-0}                              # 1: QEMU with KVM, not TCG (opt-in)
 TS_PATCHES=${TS_PATCHES:-$TS_REPO/patches}       # the patch set make check-* checks
+[ ! -d "$TS_PATCHES" ] || TS_PATCHES=$(cd "$TS_PATCHES" && pwd -P) # absolute: used from other dirs
 TS_CHECK_VARIANTS=${TS_CHECK_VARIANTS:-integration} # check-bisect's configurations
 TS_BOOT_TIMEOUT=${TS_BOOT_TIMEOUT:-60}           # seconds a guest boot may take
 TS_APPEND=${TS_APPEND:-}                         # extra guest kernel parameters
@@ -33,7 +34,8 @@ TS_FIXES_SRC=${TS_FIXES_SRC:-$TS_WORK/fixes-src} # fixes: worktree at the fixes'
 TS_OUT=${TS_OUT:-$TS_WORK/out}                   # O= build directories
 TS_RESULTS=${TS_RESULTS:-$TS_WORK/results}       # logs, verdicts, reports
 TS_BUILD_LOCK=${TS_BUILD_LOCK:-$TS_WORK/build.lock} # one kernel build at a time
-TS_BASE_TAG=base-6.12                            # the base commit's tag in $TS_SRC
+# Fixed: the base commit's tag in $TS_SRC.
+TS_BASE_TAG=base-6.12
 
 # The three kernels: base (6.12), fixes (6.12 + the fixes part of the
 # series), patched (6.12 + the whole series).
@@ -107,8 +109,11 @@ series_stamp() {
 # change touched.  The one git am of the project.
 series_tree() {
 	local patches=$1 tree=$2 base=${3:-$TS_BASE_TAG} stamp n=0 p saved blob mtime f
-	stamp=$(series_stamp "$patches"; git -C "$tree" rev-parse "$base")
-	if [ -r "$tree.stamp" ] && [ "$(cat "$tree.stamp")" = "$stamp" ] &&
+	stamp=$(series_stamp "$patches") || exit 1
+	stamp="$stamp $(git -C "$tree" rev-parse "$base")" || exit 1
+	# The stamp's last word is the commit the series ended at: a tree
+	# checked out elsewhere since is applied again.
+	if [ -r "$tree.stamp" ] && [ "$(cat "$tree.stamp")" = "$stamp $(git -C "$tree" rev-parse HEAD)" ] &&
 		[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
 		return 0
 	fi
@@ -138,7 +143,7 @@ series_tree() {
 		[ "$(git -C "$tree" hash-object "$f")" = "$blob" ] || continue
 		touch -m -d "@$mtime" "$tree/$f"
 	done <"$saved"
-	echo "$stamp" >"$tree.stamp"
+	echo "$stamp $(git -C "$tree" rev-parse HEAD)" >"$tree.stamp"
 	log "$n patches of $patches/series applied in $tree with git am"
 }
 
@@ -195,11 +200,11 @@ worktree() {
 # $TS_WORK/other-src, brought up to date with series_tree.
 patches_tree() {
 	if [ "$(cd "$TS_PATCHES" && pwd)" = "$(cd "$TS_REPO/patches" && pwd)" ]; then
-		[ "$(head -n 1 "$TS_SRC.stamp" 2>/dev/null)" = "$(series_stamp "$TS_PATCHES")" ] ||
+		[ "$(cut -d' ' -f1 "$TS_SRC.stamp" 2>/dev/null)" = "$(series_stamp "$TS_PATCHES")" ] ||
 			die "$TS_SRC does not hold patches/series as it is now (run make tree)"
 		echo "$TS_SRC"
 	else
-		worktree "$TS_WORK/other-src" "$TS_BASE_TAG"
+		[ -e "$TS_WORK/other-src/.git" ] || worktree "$TS_WORK/other-src" "$TS_BASE_TAG"
 		series_tree "$TS_PATCHES" "$TS_WORK/other-src"
 		echo "$TS_WORK/other-src"
 	fi
@@ -242,6 +247,11 @@ kconfig() {
 			{ tail -n 20 "$out/kconfig.log" >&2; die "configuring $out failed: see $out/kconfig.log"; }
 		echo "$key" >"$out/.ts-kconfig"
 	fi
-	python3 "$TS_REPO/scripts/kconfig_check.py" "$src" "$out/.config" "$@" ||
-		die "$out/.config lacks what its fragments ask for (a dependency is missing?)"
+	local rc=0
+	python3 "$TS_REPO/scripts/kconfig_check.py" "$src" "$out/.config" "$@" || rc=$?
+	case $rc in
+	0) ;;
+	1) die "$out/.config lacks what its fragments ask for (a dependency is missing?)" ;;
+	*) die "scripts/kconfig_check.py could not check $out/.config (exit $rc)" ;;
+	esac
 }

@@ -654,8 +654,8 @@ def apply_series(mboxes, tree, base, tmp):
 
 def check_am(src, work, base_tag, mboxes, last, tmp):
     wt = os.path.join(work, "mbox-src")
-    run(["bash", "-c", '. scripts/lib.sh && worktree "$1" "$TS_BASE_TAG"', "check_am", wt],
-        cwd=REPO)
+    run(["bash", "-c", '. scripts/lib.sh && { [ -e "$1/.git" ] || worktree "$1" "$TS_BASE_TAG"; }',
+         "check_am", wt], cwd=REPO)
     apply_series([path for path, _ in mboxes], wt, base_tag, tmp)
     want = run(["git", "rev-parse", f"{last}^{{tree}}"], cwd=src).stdout.strip()
     got = run(["git", "rev-parse", "HEAD^{tree}"], cwd=wt).stdout.strip()

@@ -39,6 +39,27 @@ echo change >"$tmp/p/b.patch"
 [ "$s1" != "$(series_stamp "$tmp/p")" ] && ok "series_stamp changes with a patch's content" ||
 	not_ok "series_stamp changes with a patch's content"
 
+# series_tree: applies a series once, again after the tree moved, and
+# names a patch that does not apply.
+r=$tmp/repo
+git init -q -b main "$r"
+git -C "$r" config user.name test && git -C "$r" config user.email test@localhost
+echo one >"$r/f" && git -C "$r" add f && git -C "$r" commit -q -m base && git -C "$r" tag "$TS_BASE_TAG"
+echo two >"$r/f" && git -C "$r" commit -q -am "a: Change f" && echo three >"$r/f" && git -C "$r" commit -q -am "b: Change f again"
+mkdir -p "$tmp/s" && git -C "$r" format-patch -q -o "$tmp/s" "$TS_BASE_TAG"..HEAD
+(cd "$tmp/s" && ls *.patch) >"$tmp/s/series"
+git -C "$r" reset -q --hard "$TS_BASE_TAG"
+series_tree "$tmp/s" "$r" 2>/dev/null
+[ "$(git -C "$r" rev-list --count "$TS_BASE_TAG"..HEAD)" = 2 ] && [ "$(cat "$r/f")" = three ] &&
+	ok "series_tree applies every patch of a series" || not_ok "series_tree applies every patch"
+git -C "$r" checkout -q "$TS_BASE_TAG"
+series_tree "$tmp/s" "$r" 2>/dev/null
+[ "$(cat "$r/f")" = three ] && ok "series_tree applies again once the tree was checked out elsewhere" ||
+	not_ok "series_tree applies again once the tree was checked out elsewhere"
+sed -i 's/^+three/+four/; s/^-two/-zwei/' "$tmp/s/0002-"*.patch
+expect 1 "series_tree names the patch that does not apply" "patch 2 (0002-b-Change-f-again.patch)" \
+	bash -c ". '$TS_REPO/scripts/lib.sh'; series_tree '$tmp/s' '$r'"
+
 # qemu_accel: one place decides TCG or KVM.
 [ "$(TS_KVM=0 qemu_accel)" = tcg ] && [ "$(TS_KVM=1 qemu_accel)" = kvm ] &&
 	ok "qemu_accel: TS_KVM=0 is tcg, 1 is kvm" || not_ok "qemu_accel"
