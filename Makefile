@@ -1,11 +1,13 @@
 # The flow.  Each stage is a target; `make help` lists them, one line each.
 #
-#   deps -> tree -> kunit ----------------------------------------+
-#             |                                                    |
-#             +-> guest + initramfs -> boot -> report -> fixes     +-> test
-#             +-> audit                                 (make)
-#             +-> check-patches, check-bisect, check-warnings, htmldocs,
-#                 check-scripts, kunit-i386, kunit-arm64, fixes -> check
+#   deps -> base -+-> check-patches
+#                 '-> tree -+-> kunit ---------------------------------+-> test
+#                           +-> guest + initramfs -> boot -> report ---+
+#                           |                        report -> fixes --+-> all (make)
+#                           +-> audit
+#                           +-> check-bisect, check-warnings, htmldocs, check-scripts,
+#                               kunit-i386, kunit-arm64 (+ check-patches, fixes) -> check
+#                           +-> kunit + report -> mbox
 #
 # `make` (all) is the main job: KUnit, both boots judged, and the fixes
 # part proven alone.  `make test` is what CI runs first: KUnit and the
@@ -20,7 +22,7 @@ S := scripts
 RESULTS = $$(. $(S)/lib.sh && echo "$$TS_RESULTS")
 ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 
-.PHONY: all test deps tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
+.PHONY: all test deps base tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
 	initramfs boot report fixes audit check check-patches check-bisect \
 	check-warnings htmldocs check-scripts check-full bench mbox help clean-work
 
@@ -31,7 +33,10 @@ test: kunit report ## what CI runs first: KUnit (x86_64) and the integration boo
 deps: ## install the missing Debian packages (root; names them otherwise)
 	@$(S)/deps.sh
 
-tree: deps ## extract 6.12 into $TS_WORK, git am the series: base, fixes, patched trees
+base: deps ## extract 6.12 into $TS_WORK: the base tree alone
+	@$(S)/tree.sh base
+
+tree: base ## git am the series: the fixes and patched trees beside base
 	@$(S)/tree.sh
 
 kunit: tree ## KUnit suite on x86_64 (kunit.py): every row the suite generates passes
@@ -71,7 +76,7 @@ audit: tree ## spatch: every timeout path of patched consistent, and 6.12's fixe
 	@$(S)/audit.sh --strict
 	@$(S)/audit.sh --base
 
-check-patches: tree ## checkpatch --strict on every patch, waivers in patches/checkpatch.waivers
+check-patches: base ## checkpatch --strict on every patch, waivers in patches/checkpatch.waivers
 	@$(S)/check-patches.sh
 
 check-bisect: tree ## every prefix of the series builds without a warning (TS_CHECK_VARIANTS)

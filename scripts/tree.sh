@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: scripts/tree.sh
+# usage: scripts/tree.sh [base]
 # The three kernel trees, outside the repository (scripts/lib.sh):
 #   $TS_SRC        patched: linux-source-6.12 as a git base commit (tag
 #                  base-6.12) with patches/series applied by git am;
@@ -8,10 +8,12 @@
 # Re-runs are incremental: nothing happens if the series did not change, and
 # when it did, files whose content ends up unchanged keep their mtime, so
 # that make rebuilds only what the change touched (lib.sh: series_tree).
+# With "base", only the extraction and $TS_BASE_SRC (make base): what
+# make check-patches needs, whether the series applies or not.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 0 ] || die "usage: scripts/tree.sh"
+[ $# -eq 0 ] || [ $# -eq 1 ] && [ "${1:-base}" = base ] || die "usage: scripts/tree.sh [base]"
 [ -r "$TS_TARBALL" ] || die "kernel tarball $TS_TARBALL not found (package linux-source-6.12; run scripts/deps.sh as root)"
 pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
 	die "package linux-source-6.12 is not installed"
@@ -47,6 +49,10 @@ case $kver in
 *) die "the tree in $TS_SRC is Linux $kver, not 6.12.x: refusing (remove $TS_WORK to start over)" ;;
 esac
 echo "tree: linux-source-6.12 $pkgver, Linux $kver, in $TS_SRC"
+if [ $# -eq 1 ]; then
+	echo "base: $TS_BASE_SRC at $TS_BASE_TAG"
+	exit 0
+fi
 
 series_tree "$TS_REPO/patches" "$TS_SRC"
 echo "patched: $TS_SRC, $(series_commits "$TS_SRC" | wc -l) patches of patches/series"
