@@ -5,7 +5,8 @@ The map of the timeouts Linux takes outside the timespec contract, as
 qemu-config/timeout_forms.c measured them on two kernels: reads
 RESULTS_DIR/{OLD,NEW}/verdict.json (scripts/ktap.py) and writes
 RESULTS_DIR/forms-OLD-NEW.md and forms-OLD-NEW.svg, one row per interface
-and ABI, one column per input, each cell the answer on OLD / NEW.  A cell
+and ABI, one column per input, each cell the answer on OLD / NEW, then one
+row per interface the boot does not run (NOT_MEASURED), with the reason.  A cell
 whose answer is not what the contract would answer for that input (an
 interval: a negative value or a sub-second field out of range is EINVAL,
 anything else is accepted) is marked as an exception.
@@ -26,6 +27,15 @@ import sys
 
 FORM = re.compile(r"^# form (?P<iface>\S+) (?P<abi>\S+) (?P<cls>\S+) (?P<input>[^:]+): (?P<answer>.+)$")
 LIMITS = {"LONG_MIN": -2**63, "LONG_MAX": 2**63 - 1, "INT_MIN": -2**31, "INT_MAX": 2**31 - 1}
+# Interfaces with a timeout of their own that the boot does not run yet,
+# each with the reason: a row of the map all the same.
+NOT_MEASURED = {
+    "PPS_FETCH": "PPS_CLIENT_KTIMER not in the guest configuration yet",
+    "CAN_BCM": "CAN_VCAN and CAN_BCM not in the guest configuration yet",
+    "LPSETTIMEOUT": "needs an emulated parallel port (lp)",
+    "PPSETTIME": "needs an emulated parallel port (ppdev)",
+    "io_uring_min_wait_usec": "not written yet",
+}
 ACCEPTED = re.compile(r"^(\d+|blocked)( read-back=\S+)?$")
 
 
@@ -67,9 +77,9 @@ def is_exception(inp, answer):
 
 
 def svg(rows, cols, cells, old, new):
-    cw, rh, lw, top = 136, 34, 190, 150
+    cw, rh, lw, top = 136, 34, 290, 150
     # Room on the right for the last column's slanted label.
-    w, h = lw + cw * len(cols) + 140, top + rh * len(rows) + 20
+    w, h = lw + cw * len(cols) + 140, top + rh * (len(rows) + len(NOT_MEASURED)) + 20
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
            f'font-family="sans-serif" font-size="11">',
            f'<rect width="{w}" height="{h}" fill="white"/>',
@@ -96,6 +106,14 @@ def svg(rows, cols, cells, old, new):
             out.append(f'<rect x="{x}" y="{y}" width="{cw - 2}" height="{rh - 2}" fill="{fill}"/>')
             out.append(f'<text x="{x + 4}" y="{y + rh // 2 + 4}">'
                        f'{html.escape(text.replace(" read-back=", " rb="))}</text>')
+    for i, (iface, why) in enumerate(sorted(NOT_MEASURED.items()), len(rows)):
+        y = top + i * rh
+        out.append(f'<text x="10" y="{y + rh // 2 + 4}" font-weight="bold">'
+                   f'{html.escape(iface)} (not measured)</text>')
+        out.append(f'<rect x="{lw}" y="{y}" width="{cw * len(cols) - 2}" height="{rh - 2}" '
+                   f'fill="#ffffff" stroke="#bbbbbb"/>')
+        out.append(f'<text x="{lw + 4}" y="{y + rh // 2 + 4}" font-style="italic">'
+                   f'{html.escape(why)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -136,6 +154,8 @@ def main():
                 t = c["old"] if c["old"] == c["new"] else f'{c["old"]} / {c["new"]}'
                 md.append(f"| {col[0]} {col[1]} | {'**' + t + '**' if c['exception'] else t} |")
         md.append("")
+    md += ["## Not measured", "", "| interface | why |", "|---|---|"]
+    md += [f"| {k} | {v} |" for k, v in sorted(NOT_MEASURED.items())] + [""]
     base = os.path.join(results, f"forms-{old}-{new}")
     with open(base + ".md", "w") as f:
         f.write("\n".join(md))
@@ -144,6 +164,7 @@ def main():
     for p in problems:
         print(f"error: forms: {p}", file=sys.stderr)
     print(f"forms: {len(rows)} interfaces x ABIs, {len(cells)} inputs on both kernels, "
+          f"{len(NOT_MEASURED)} interfaces not measured, "
           f"{sum(c['exception'] for c in cells.values())} answers not the contract's, "
           f"{len(problems)} problems")
     print(base + ".svg")

@@ -47,11 +47,13 @@ class Forms(unittest.TestCase):
     def test_same_answers_pass_and_exceptions_stand_out(self):
         r = self.run_forms(LINES, LINES)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("4 interfaces x ABIs, 7 inputs on both kernels, 4 answers not the contract's",
-                      r.stdout)
+        self.assertIn("4 interfaces x ABIs, 7 inputs on both kernels, 5 interfaces not measured, "
+                      "4 answers not the contract's", r.stdout)
         s = self.svg()
         # One row label per (interface, ABI), one red cell per exception.
         self.assertEqual(len(re.findall(r'font-weight="bold">[^<]+ \((native|compat)\)<', s)), 4)
+        # And one row, with its reason, per interface the boot does not run.
+        self.assertEqual(len(re.findall(r'font-weight="bold">[^<]+ \(not measured\)<', s)), 5)
         self.assertEqual(s.count('fill="#f4a6a6"'), 4)
 
     def test_a_difference_fails_named(self):
