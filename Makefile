@@ -70,7 +70,9 @@ fixes: report ## 6.12 + fixes: exactly the intended differences from base, none 
 	@$(S)/guest-kernel.sh fixes >/dev/null
 	@$(S)/boot.sh fixes
 	@$(S)/report.py "$(RESULTS)/tests" base fixes
+	@$(S)/forms.py "$(RESULTS)/tests" base fixes
 	@$(S)/report.py --intended /dev/null "$(RESULTS)/tests" fixes patched
+	@$(S)/forms.py --intended /dev/null "$(RESULTS)/tests" fixes patched
 
 audit: tree ## spatch: every timeout path of patched consistent, and 6.12's fixed paths found
 	@$(S)/audit.sh --strict

@@ -25,14 +25,17 @@ $(B)/init: $(HERE)init.c $(HERE)initramfs.mk
 $(B)/bench: $(HERE)bench.c $(ST)/kselftest.h
 	$(CC) -static -O2 -Wall -I$(ST) -o $@ $<
 
-$(B)/st64/timeout_classes $(B)/st32/timeout_classes: FORCE
+$(B)/st64/timeout_classes $(B)/st32/timeout_classes $(B)/st64/timeout_abi $(B)/st32/timeout_abi: FORCE
 	+$(call selftest,timers,$(notdir $(@D)),$(if $(filter st32,$(notdir $(@D))),-m32)) $@
 
+# timeout_forms uses the uapi of the PPS, CAN BCM, vsock and io_uring
+# interfaces as the tree exports them (6.12's io_uring min_wait_usec is
+# newer than Debian's linux-libc-dev).
 $(B)/st64/timeout_forms: $(HERE)timeout_forms.c
-	mkdir -p $(@D) && $(CC) -static -O2 -Wall -Wextra -o $@ $<
+	mkdir -p $(@D) && $(CC) -static -O2 -Wall -Wextra -isystem $(HDR) -o $@ $<
 
 $(B)/st32/timeout_forms: $(HERE)timeout_forms.c
-	mkdir -p $(@D) && $(CC) -m32 -static -O2 -Wall -Wextra -o $@ $<
+	mkdir -p $(@D) && $(CC) -m32 -static -O2 -Wall -Wextra -isystem $(HDR) -o $@ $<
 
 $(B)/st64/futex_%: FORCE
 	+$(call selftest,futex/functional,st64,) $@

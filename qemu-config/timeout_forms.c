@@ -16,17 +16,26 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
+/* The tree's uapi headers (initramfs.mk: -isystem of its headers_install). */
+#include <linux/can.h>
+#include <linux/can/bcm.h>
+#include <linux/io_uring.h>
+#include <linux/pps.h>
+#include <linux/vm_sockets.h>
 
 #if defined(__i386__)
 #define ABI "compat"
@@ -65,6 +74,8 @@ static const char *answer(long ret, int err)
 	case EFAULT: return "EFAULT";
 	case ERANGE: return "ERANGE";
 	case EAGAIN: return "EAGAIN";
+	case ETIMEDOUT: return "ETIMEDOUT";
+	case ETIME: return "ETIME";
 	}
 	snprintf(buf, sizeof(buf), "E%d", err);
 	return buf;
@@ -96,6 +107,8 @@ static const struct tv_input tv_inputs[] = {
 	{ "tiny sec=0 usec=1", 0, 1 },
 	{ "huge sec=LONG_MAX usec=0", LONG_MAX, 0 },
 	{ "huge sec=INT_MAX usec=999999", INT_MAX, 999999 },
+	/* CAN BCM's limit is 400 days (BCM_TIMER_SEC_MAX): one second more. */
+	{ "huge sec=34560001 usec=0", 34560001, 0 },
 	{ "subsec sec=0 usec=-1", 0, -1 },
 	{ "subsec sec=0 usec=1000000", 0, 1000000 },
 	{ "subsec sec=0 usec=1500000", 0, 1500000 },
@@ -202,6 +215,184 @@ static void form_poll_epoll(void)
 	ktap("epoll_wait", ok);
 }
 
+/*
+ * SO_VM_SOCKETS_CONNECT_TIMEOUT: the connect timeout of an AF_VSOCK stream
+ * socket, a timeval in the socket's own option (the _OLD number is the
+ * one with the timeval of this ABI), read back.  Creating the socket
+ * needs no transport.
+ */
+static void form_vsock(void)
+{
+	int s = socket(AF_VSOCK, SOCK_STREAM, 0);
+	size_t i;
+
+	for (i = 0; s >= 0 && i < N_TV; i++) {
+		struct timeval tv = { tv_inputs[i].sec, tv_inputs[i].usec }, back = { -2, -2 };
+		socklen_t len = sizeof(back);
+		long r = setsockopt(s, AF_VSOCK, SO_VM_SOCKETS_CONNECT_TIMEOUT_OLD, &tv, sizeof(tv));
+		int err = errno;
+
+		if (r == 0 && getsockopt(s, AF_VSOCK, SO_VM_SOCKETS_CONNECT_TIMEOUT_OLD, &back, &len)) {
+			printf("# form: getsockopt(SO_VM_SOCKETS_CONNECT_TIMEOUT): %s\n", strerror(errno));
+			break;
+		}
+		if (r == 0)
+			printf("# form SO_VM_SOCKETS_CONNECT_TIMEOUT %s %s: 0 read-back=%ld.%06ld\n",
+			       ABI, tv_inputs[i].name, (long)back.tv_sec, (long)back.tv_usec);
+		else
+			printf("# form SO_VM_SOCKETS_CONNECT_TIMEOUT %s %s: %s\n", ABI,
+			       tv_inputs[i].name, answer(r, err));
+	}
+	if (s < 0)
+		printf("# form: socket(AF_VSOCK): %s\n", strerror(errno));
+	ktap("SO_VM_SOCKETS_CONNECT_TIMEOUT", s >= 0 && i == N_TV);
+	if (s >= 0)
+		close(s);
+}
+
+/*
+ * CAN BCM: an RX_SETUP with SETTIMER on "any" CAN device (ifindex 0) is
+ * where bcm_rx_setup() checks ival1 and ival2; ival1 gets the input,
+ * ival2 is {0, 0}.  A BCM message head carries longs, which the kernel
+ * reads in its own size: the compat build's heads are refused as short.
+ */
+static void form_can_bcm(void)
+{
+	struct sockaddr_can addr = { .can_family = AF_CAN, .can_ifindex = 0 };
+	int s = socket(PF_CAN, SOCK_DGRAM, CAN_BCM);
+	int ok = s >= 0 && connect(s, (struct sockaddr *)&addr, sizeof(addr)) == 0;
+	size_t i;
+
+	if (!ok)
+		printf("# form: CAN_BCM socket or connect: %s\n", strerror(errno));
+	for (i = 0; ok && i < N_TV; i++) {
+		struct bcm_msg_head head = {
+			.opcode = RX_SETUP,
+			.flags = SETTIMER | STARTTIMER,
+			.ival1 = { tv_inputs[i].sec, tv_inputs[i].usec },
+			.can_id = 0x100 + i,
+		};
+		long r = write(s, &head, sizeof(head));
+
+		printf("# form CAN_BCM %s %s: %s\n", ABI, tv_inputs[i].name, answer(r, errno));
+	}
+	ktap("CAN_BCM", ok);
+	if (s >= 0)
+		close(s);
+}
+
+struct pps_input {
+	const char *name;
+	long long sec;
+	int nsec;
+};
+
+/* Classes of a struct pps_ktime (s64 sec, s32 nsec). */
+static const struct pps_input pps_inputs[] = {
+	{ "neg sec=-1 nsec=0", -1, 0 },
+	{ "neg sec=LLONG_MIN nsec=0", LLONG_MIN, 0 },
+	{ "zero sec=0 nsec=0", 0, 0 },
+	{ "tiny sec=0 nsec=1", 0, 1 },
+	{ "huge sec=LLONG_MAX nsec=0", LLONG_MAX, 0 },
+	{ "huge sec=INT_MAX nsec=999999999", INT_MAX, 999999999 },
+	{ "subsec sec=0 nsec=-1", 0, -1 },
+	{ "subsec sec=0 nsec=-1000000000", 0, -1000000000 },
+	{ "subsec sec=0 nsec=INT_MIN", 0, INT_MIN },
+	{ "subsec sec=0 nsec=1000000000", 0, 1000000000 },
+	{ "subsec sec=0 nsec=INT_MAX", 0, INT_MAX },
+	{ "subsec sec=-1 nsec=1000000000", -1, 1000000000 },
+};
+#define N_PPS (sizeof(pps_inputs) / sizeof(pps_inputs[0]))
+
+/*
+ * PPS_FETCH on the ktimer client's /dev/pps0, which has an event every
+ * second.  A wait the timeout ends answers ETIMEDOUT; an event inside it
+ * answers 0, and since the events do not wait for us, such an answer is
+ * retried (up to 5 times) until a wait ends without one.  A negative
+ * timeout answers ETIMEDOUT at once; a wait longer than the 20 ms bound
+ * answers "blocked".
+ */
+static void form_pps_fetch(void)
+{
+	int fd = open("/dev/pps0", O_RDWR);
+	size_t i;
+
+	if (fd < 0)
+		printf("# form: open /dev/pps0: %s\n", strerror(errno));
+	for (i = 0; fd >= 0 && i < N_PPS; i++) {
+		struct pps_fdata f;
+		long r;
+		int err, tries = 0;
+
+		do {
+			memset(&f, 0, sizeof(f));
+			f.timeout.sec = pps_inputs[i].sec;
+			f.timeout.nsec = pps_inputs[i].nsec;
+			bound(1);
+			r = ioctl(fd, PPS_FETCH, &f);
+			err = errno;
+			bound(0);
+		} while (r == 0 && ++tries < 5);
+		printf("# form PPS_FETCH %s %s: %s\n", ABI, pps_inputs[i].name, answer(r, err));
+	}
+	ktap("PPS_FETCH", fd >= 0);
+	if (fd >= 0)
+		close(fd);
+}
+
+struct us_input {
+	const char *name;
+	unsigned int us;
+};
+
+/* io_uring_getevents_arg.min_wait_usec is a __u32: "negative" is huge. */
+static const struct us_input us_inputs[] = {
+	{ "zero us=0", 0 },
+	{ "tiny us=1", 1 },
+	{ "huge us=999999", 999999 },
+	{ "huge us=1000000", 1000000 },
+	{ "huge us=4294967", 4294967 },
+	{ "neg us=-1", UINT_MAX },
+};
+#define N_US (sizeof(us_inputs) / sizeof(us_inputs[0]))
+
+/*
+ * io_uring_enter()'s min_wait_usec, with a 10 ms wait timeout
+ * (IORING_ENTER_EXT_ARG) on an empty ring: a wait the timeout ends
+ * answers ETIME, one longer than the 20 ms bound "blocked".
+ */
+static void form_io_uring_min_wait(void)
+{
+	struct io_uring_params p;
+	int fd;
+	size_t i;
+
+	memset(&p, 0, sizeof(p));
+	fd = syscall(__NR_io_uring_setup, 4, &p);
+	if (fd < 0)
+		printf("# form: io_uring_setup: %s\n", strerror(errno));
+	for (i = 0; fd >= 0 && i < N_US; i++) {
+		struct __kernel_timespec ts = { 0, 10000000 };
+		struct io_uring_getevents_arg arg = {
+			.min_wait_usec = us_inputs[i].us,
+			.ts = (uint64_t)(uintptr_t)&ts,
+		};
+		long r;
+		int err;
+
+		bound(1);
+		r = syscall(__NR_io_uring_enter, fd, 0, 1,
+			    IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, &arg, sizeof(arg));
+		err = errno;
+		bound(0);
+		printf("# form io_uring_min_wait_usec %s %s: %s\n", ABI, us_inputs[i].name,
+		       answer(r, err));
+	}
+	ktap("io_uring_min_wait_usec", fd >= 0);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(void)
 {
 	struct sigaction sa;
@@ -210,10 +401,14 @@ int main(void)
 	sa.sa_handler = on_alarm; /* no SA_RESTART: a bounded call ends in EINTR */
 	sigaction(SIGALRM, &sa, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..5\n");
+	printf("KTAP version 1\n1..9\n");
 	form_select();
 	form_setitimer();
 	form_so_rcvtimeo();
 	form_poll_epoll();
+	form_vsock();
+	form_can_bcm();
+	form_pps_fetch();
+	form_io_uring_min_wait();
 	return nfailed ? 1 : 0;
 }

@@ -1,42 +1,54 @@
 #!/usr/bin/env python3
-"""usage: scripts/forms.py RESULTS_DIR OLD NEW
+"""usage: scripts/forms.py [--intended FILE] RESULTS_DIR OLD NEW
 
 The map of the timeouts Linux takes outside the timespec contract, as
 qemu-config/timeout_forms.c measured them on two kernels: reads
 RESULTS_DIR/{OLD,NEW}/verdict.json (scripts/ktap.py) and writes
 RESULTS_DIR/forms-OLD-NEW.md and forms-OLD-NEW.svg, one row per interface
-and ABI, one column per input, each cell the answer on OLD / NEW, then one
-row per interface the boot does not run (NOT_MEASURED), with the reason.  A cell
-whose answer is not what the contract would answer for that input (an
-interval: a negative value or a sub-second field out of range is EINVAL,
-anything else is accepted) is marked as an exception.
+and ABI, one column per input class (negative, zero, tiny, huge,
+sub-second field out of range), each cell the answers of that class's
+inputs on OLD / NEW, then one row per interface the boot does not run
+(NOT_MEASURED), with the reason.  An answer that is not what the contract
+would answer for that input (an interval: a negative value or a
+sub-second field out of range is EINVAL, anything else is accepted; an
+ETIMEDOUT or ETIME at the end of the wait is an accepted timeout) is
+marked as an exception, and so is its cell.
 
 This program owns timeout_forms' output format, one line per input:
 
   # form <interface> <abi> <class> <field>=<value>...: <answer>
 
-Exit 1 if the two kernels answer any input differently (the series
-changes none of these interfaces), if an input is measured on one kernel
-only, or if no input was measured; 2 on a usage error.
+The two kernels must answer every input alike, except where a form rule
+of FILE (default patches/intended-differences, entries form:<interface>,
+read by scripts/intended.py; /dev/null: none) says otherwise: the rule
+gives the OLD and NEW answers as shell globs.  Exit 1 if an input is
+answered differently without a rule or otherwise than its rule says, if
+a rule covers an input answered alike or covers no input, if an input is
+measured on one kernel only, or if no input was measured; 2 on a usage
+error.
 """
+import argparse
+import fnmatch
 import html
 import json
 import os
 import re
 import sys
 
+import intended
+
 FORM = re.compile(r"^# form (?P<iface>\S+) (?P<abi>\S+) (?P<cls>\S+) (?P<input>[^:]+): (?P<answer>.+)$")
-LIMITS = {"LONG_MIN": -2**63, "LONG_MAX": 2**63 - 1, "INT_MIN": -2**31, "INT_MAX": 2**31 - 1}
+LIMITS = {"LONG_MIN": -2**63, "LONG_MAX": 2**63 - 1, "INT_MIN": -2**31, "INT_MAX": 2**31 - 1,
+          "LLONG_MIN": -2**63, "LLONG_MAX": 2**63 - 1}
+# The input classes, in the map's column order.
+CLASSES = ["neg", "zero", "tiny", "huge", "subsec"]
 # Interfaces with a timeout of their own that the boot does not run yet,
 # each with the reason: a row of the map all the same.
 NOT_MEASURED = {
-    "PPS_FETCH": "PPS_CLIENT_KTIMER not in the guest configuration yet",
-    "CAN_BCM": "CAN_VCAN and CAN_BCM not in the guest configuration yet",
     "LPSETTIMEOUT": "needs an emulated parallel port (lp)",
     "PPSETTIME": "needs an emulated parallel port (ppdev)",
-    "io_uring_min_wait_usec": "not written yet",
 }
-ACCEPTED = re.compile(r"^(\d+|blocked)( read-back=\S+)?$")
+ACCEPTED = re.compile(r"^(\d+|blocked|ETIMEDOUT|ETIME)( read-back=\S+)?$")
 
 
 def lines(results, kernel):
@@ -60,11 +72,19 @@ def value(text):
     return LIMITS[text] if text in LIMITS else int(text)
 
 
+def fields(inp):
+    """{field: value} of an input, "sec=0 usec=-1"."""
+    return {k: value(v) for k, v in (kv.split("=") for kv in inp.split())}
+
+
 def contract_accepts(inp):
     """What the contract answers for this input, read as an interval."""
-    f = {k: value(v) for k, v in (kv.split("=") for kv in inp.split())}
-    if "ms" in f:
-        return f["ms"] >= 0
+    f = fields(inp)
+    for unit in ("ms", "us"):
+        if unit in f:
+            return f[unit] >= 0
+    if "nsec" in f:
+        return f["sec"] >= 0 and 0 <= f["nsec"] < 1000000000
     return f["sec"] >= 0 and 0 <= f["usec"] < 1000000
 
 
@@ -76,53 +96,79 @@ def is_exception(inp, answer):
     return accepted != contract_accepts(inp) or (not accepted and answer != "EINVAL")
 
 
-def svg(rows, cols, cells, old, new):
-    cw, rh, lw, top = 136, 34, 290, 150
-    # Room on the right for the last column's slanted label.
-    w, h = lw + cw * len(cols) + 140, top + rh * (len(rows) + len(NOT_MEASURED)) + 20
+def cell_lines(c):
+    """The lines of a map cell: one per input of the class, "value: answer"."""
+    out = []
+    for inp, v in c["inputs"]:
+        t = v["old"] if v["old"] == v["new"] else f'{v["old"]} / {v["new"]}'
+        val = " ".join(kv.split("=", 1)[1] for kv in inp.split())
+        out.append(f"{val}: {t.replace(' read-back=', ' rb=')}")
+    return out
+
+
+def svg(rows, cells, old, new):
+    cw, lh, lw, top = 260, 13, 330, 70
+    heights = [max([len(cells[r + (c,)]["inputs"]) for c in CLASSES if r + (c,) in cells] + [1])
+               * lh + 10 for r in rows]
+    w = lw + cw * len(CLASSES) + 10
+    h = top + sum(heights) + 34 * len(NOT_MEASURED) + 20
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
            f'font-family="sans-serif" font-size="11">',
            f'<rect width="{w}" height="{h}" fill="white"/>',
            f'<text x="10" y="20" font-size="15" font-weight="bold">Timeouts outside the '
            f'timespec contract: answer on {old} / {new}</text>',
-           '<text x="10" y="38">Red: not what the contract answers for the input '
-           '(negative or out-of-range field: EINVAL). Grey: as the contract.</text>']
-    for j, (cls, inp) in enumerate(cols):
-        x = lw + j * cw + cw // 2
-        out.append(f'<text transform="translate({x},{top - 8}) rotate(-40)">'
-                   f'{html.escape(cls + " " + inp)}</text>')
-    for i, (iface, abi) in enumerate(rows):
-        y = top + i * rh
-        out.append(f'<text x="10" y="{y + rh // 2 + 4}" font-weight="bold">'
+           '<text x="10" y="38">Red: some answer of the class is not the contract\'s '
+           '(a negative value or an out-of-range field: EINVAL). Grey: as the contract. '
+           'Blue edge: the kernels answer differently.</text>']
+    for j, cls in enumerate(CLASSES):
+        out.append(f'<text x="{lw + j * cw + 4}" y="{top - 8}" font-weight="bold">'
+                   f'{html.escape(cls)}</text>')
+    y = top
+    for (iface, abi), rh in zip(rows, heights):
+        out.append(f'<text x="10" y="{y + 16}" font-weight="bold">'
                    f'{html.escape(iface)} ({abi})</text>')
-        for j, col in enumerate(cols):
+        for j, cls in enumerate(CLASSES):
             x = lw + j * cw
-            c = cells.get((iface, abi) + col)
+            c = cells.get((iface, abi, cls))
             if c is None:
-                fill, text = "#ffffff", "-"
-            else:
-                fill = "#f4a6a6" if c["exception"] else "#e6e6e6"
-                text = c["old"] if c["old"] == c["new"] else f'{c["old"]} / {c["new"]}'
-            out.append(f'<rect x="{x}" y="{y}" width="{cw - 2}" height="{rh - 2}" fill="{fill}"/>')
-            out.append(f'<text x="{x + 4}" y="{y + rh // 2 + 4}">'
-                       f'{html.escape(text.replace(" read-back=", " rb="))}</text>')
-    for i, (iface, why) in enumerate(sorted(NOT_MEASURED.items()), len(rows)):
-        y = top + i * rh
-        out.append(f'<text x="10" y="{y + rh // 2 + 4}" font-weight="bold">'
+                out.append(f'<rect x="{x}" y="{y}" width="{cw - 2}" height="{rh - 2}" '
+                           'fill="#ffffff" stroke="#dddddd"/>')
+                continue
+            fill = "#f4a6a6" if c["exception"] else "#e6e6e6"
+            stroke = ' stroke="#1f5fbf" stroke-width="2"' if c["differs"] else ""
+            out.append(f'<rect x="{x}" y="{y}" width="{cw - 2}" height="{rh - 2}" '
+                       f'fill="{fill}"{stroke}/>')
+            for k, line in enumerate(cell_lines(c)):
+                out.append(f'<text x="{x + 4}" y="{y + 14 + k * lh}">{html.escape(line)}</text>')
+        y += rh
+    for iface, why in sorted(NOT_MEASURED.items()):
+        out.append(f'<text x="10" y="{y + 20}" font-weight="bold">'
                    f'{html.escape(iface)} (not measured)</text>')
-        out.append(f'<rect x="{lw}" y="{y}" width="{cw * len(cols) - 2}" height="{rh - 2}" '
+        out.append(f'<rect x="{lw}" y="{y}" width="{cw * len(CLASSES) - 2}" height="32" '
                    f'fill="#ffffff" stroke="#bbbbbb"/>')
-        out.append(f'<text x="{lw + 4}" y="{y + rh // 2 + 4}" font-style="italic">'
+        out.append(f'<text x="{lw + 4}" y="{y + 20}" font-style="italic">'
                    f'{html.escape(why)}</text>')
+        y += 34
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
 def main():
-    if len(sys.argv) != 4:
-        print(__doc__.strip().splitlines()[0], file=sys.stderr)
-        return 2
-    results, old, new = sys.argv[1:]
+    ap = argparse.ArgumentParser(prog="scripts/forms.py")
+    ap.add_argument("--intended", metavar="FILE", default=intended.DEFAULT,
+                    help="the list of intended differences (default: %(default)s)")
+    ap.add_argument("results")
+    ap.add_argument("old")
+    ap.add_argument("new")
+    args = ap.parse_args()
+    results, old, new = args.results, args.old, args.new
+    try:
+        rules = intended.load(args.intended, forms=True)
+    except OSError as e:
+        ap.error(f"--intended: {e}")
+    except ValueError as e:
+        print(f"error: forms: {e}", file=sys.stderr)
+        return 1
     try:
         a, b = lines(results, old), lines(results, new)
     except (OSError, ValueError, KeyError) as e:
@@ -133,26 +179,55 @@ def main():
         problems.append(f"no timeout_forms line on {'/'.join(k for k, d in ((old, a), (new, b)) if not d)}")
     for key in sorted(set(a) ^ set(b)):
         problems.append(f"{' '.join(key)}: measured on {old if key in a else new} only")
-    cells = {}
-    for key in sorted(set(a) & set(b)):
-        if a[key] != b[key]:
-            problems.append(f"{' '.join(key)}: {old} answers {a[key]}, {new} {b[key]}")
-        cells[key] = {"old": a[key], "new": b[key], "exception": is_exception(key[3], a[key])}
-    rows = sorted({k[:2] for k in cells})
-    cols = []  # in the order the program measured them
-    for k in a:
-        if k in cells and k[2:] not in cols:
-            cols.append(k[2:])
+    cells, used, ninputs, nexc, ndiff = {}, set(), 0, 0, 0
+    for key in [k for k in a if k in b]:  # in the order the program measured them
+        iface, abi, cls, inp = key
+        if cls not in CLASSES:
+            problems.append(f"{' '.join(key)}: input class '{cls}' is not one of {', '.join(CLASSES)}")
+            continue
+        try:
+            r = intended.form_rule_for(rules, iface, abi, fields(inp))
+        except ValueError as e:
+            problems.append(str(e))
+            r = None
+        name = f"{iface} {abi} {cls} {inp}"
+        if r is not None:
+            used.add(r.where)
+            if a[key] == b[key]:
+                problems.append(f"{name}: {r.where} says {r.base} -> {r.patched}, "
+                                f"both answer {a[key]}")
+            elif not (fnmatch.fnmatchcase(a[key], r.base) and fnmatch.fnmatchcase(b[key], r.patched)):
+                problems.append(f"{name}: {old} answers {a[key]}, {new} {b[key]}; "
+                                f"{r.where} says {r.base} -> {r.patched}")
+        elif a[key] != b[key]:
+            problems.append(f"{name}: {old} answers {a[key]}, {new} {b[key]} "
+                            "(no intended difference covers it)")
+        exc = is_exception(inp, a[key])
+        c = cells.setdefault((iface, abi, cls), {"inputs": [], "exception": False, "differs": False})
+        c["inputs"].append((inp, {"old": a[key], "new": b[key]}))
+        c["exception"] |= exc
+        c["differs"] |= a[key] != b[key]
+        ninputs += 1
+        nexc += exc
+        ndiff += a[key] != b[key]
+    for r in rules:
+        if r.where not in used:
+            problems.append(f"{r.where}: the form rule covers no input that the kernels ran")
+    rows = []
+    for k in cells:
+        if k[:2] not in rows:
+            rows.append(k[:2])
     md = [f"# Timeouts outside the contract: {old} / {new}", "",
-          "One row per interface and ABI, one column per input; **bold**: not what "
-          "the contract answers for that input.", ""]
+          "One section per interface and ABI, one row per input class; **bold**: not "
+          "what the contract answers for that input; a / b: the kernels differ "
+          "(an intended difference).", ""]
     for iface, abi in rows:
-        md += [f"## {iface} ({abi})", "", "| input | answer |", "|---|---|"]
-        for col in cols:
-            c = cells.get((iface, abi) + col)
+        md += [f"## {iface} ({abi})", "", "| class | input: answer |", "|---|---|"]
+        for cls in CLASSES:
+            c = cells.get((iface, abi, cls))
             if c:
-                t = c["old"] if c["old"] == c["new"] else f'{c["old"]} / {c["new"]}'
-                md.append(f"| {col[0]} {col[1]} | {'**' + t + '**' if c['exception'] else t} |")
+                md.append(f"| {cls} | {'<br>'.join(cell_lines(c))} |"
+                          + (" **not the contract's**" if c["exception"] else ""))
         md.append("")
     md += ["## Not measured", "", "| interface | why |", "|---|---|"]
     md += [f"| {k} | {v} |" for k, v in sorted(NOT_MEASURED.items())] + [""]
@@ -160,12 +235,19 @@ def main():
     with open(base + ".md", "w") as f:
         f.write("\n".join(md))
     with open(base + ".svg", "w") as f:
-        f.write(svg(rows, cols, cells, old, new))
+        f.write(svg(rows, cells, old, new))
+    with open(base + ".json", "w") as f:
+        json.dump({"old": old, "new": new,
+                   "rows": [{"interface": i, "abi": abi,
+                             "classes": {cls: cells[(i, abi, cls)]["inputs"]
+                                         for cls in CLASSES if (i, abi, cls) in cells}}
+                            for i, abi in rows],
+                   "not_measured": NOT_MEASURED}, f, indent=1)
     for p in problems:
         print(f"error: forms: {p}", file=sys.stderr)
-    print(f"forms: {len(rows)} interfaces x ABIs, {len(cells)} inputs on both kernels, "
-          f"{len(NOT_MEASURED)} interfaces not measured, "
-          f"{sum(c['exception'] for c in cells.values())} answers not the contract's, "
+    print(f"forms: {len(rows)} interfaces x ABIs, {ninputs} inputs on both kernels, "
+          f"{ndiff} answered differently (intended), "
+          f"{len(NOT_MEASURED)} interfaces not measured, {nexc} answers not the contract's, "
           f"{len(problems)} problems")
     print(base + ".svg")
     return 1 if problems else 0

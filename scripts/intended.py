@@ -2,8 +2,10 @@
 
 Reads a list of them, patches/intended-differences (its header documents
 the format), and says which integration-boot case a rule covers.  The
-cases are those of timeout_classes, read with scripts/timeout_classes.py.
-Imported by report.py; not run on its own.
+cases are those of timeout_classes, read with scripts/timeout_classes.py
+(report.py), and, for the rules whose entry is form:<interface>, the
+inputs of timeout_forms (forms.py).  Imported by both; not run on its
+own.
 """
 import fnmatch
 import operator
@@ -18,7 +20,9 @@ DEFAULT = os.path.normpath(os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "patches", "intended-differences"))
 OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq,
        ">=": operator.ge, ">": operator.gt}
-COND = re.compile(r"(?P<field>sec|nsec)(?P<op><=|>=|==|<|>)(?P<n>-?\d+)$")
+COND = re.compile(r"(?P<field>sec|nsec|usec|us|ms)(?P<op><=|>=|==|<|>)(?P<n>-?\d+)$")
+# An entry "form:<interface>" is a rule for timeout_forms' inputs.
+FORM = "form:"
 
 
 class Rule:
@@ -53,8 +57,9 @@ class Rule:
         return f"{self.entry} {self.mode} {self.inputs}: {self.base} -> {self.patched} ({self.patch})"
 
 
-def load(path):
-    """The rules of the list at path (OSError if it cannot be read,
+def load(path, forms=False):
+    """The rules of the list at path for timeout_classes' cases, or with
+    forms=True for timeout_forms' inputs (OSError if it cannot be read,
     ValueError if a line is not a rule); an empty list allows no
     difference."""
     rules = []
@@ -65,8 +70,28 @@ def load(path):
                 continue
             if len(line) != 6:
                 raise ValueError(f"{path}:{no}: {len(line)} fields, expected 6")
-            rules.append(Rule(f"{path}:{no}", *line))
+            if line[0].startswith(FORM) == forms:
+                rules.append(Rule(f"{path}:{no}", *line))
     return rules
+
+
+def form_rule_for(rules, iface, abi, fields):
+    """The form rule that covers timeout_forms' input (fields: {name:
+    value}) of iface in abi, or None; ValueError if two do, or a rule
+    names a field the input lacks."""
+    hits = []
+    for r in rules:
+        if not (fnmatch.fnmatchcase(FORM + iface, r.entry) and fnmatch.fnmatchcase(abi, r.mode)):
+            continue
+        try:
+            if all(c(fields) for c in r.conds):
+                hits.append(r)
+        except KeyError as e:
+            raise ValueError(f"{r.where}: {iface} inputs have no field {e}") from None
+    if len(hits) > 1:
+        raise ValueError(f"{iface} {abi} {fields} is covered by more than one rule: "
+                         f"{hits[0].where}, {hits[1].where}")
+    return hits[0] if hits else None
 
 
 def rule_for(rules, name, case):

@@ -32,13 +32,16 @@ class Forms(unittest.TestCase):
         self.dir = tempfile.mkdtemp(prefix="test_forms.")
         self.addCleanup(shutil.rmtree, self.dir)
 
-    def run_forms(self, old_lines, new_lines):
+    def run_forms(self, old_lines, new_lines, rules=""):
         for k, lines in (("base", old_lines), ("patched", new_lines)):
             os.makedirs(os.path.join(self.dir, k), exist_ok=True)
             with open(os.path.join(self.dir, k, "verdict.json"), "w") as f:
                 json.dump(verdict(lines), f)
-        return subprocess.run([sys.executable, FORMS, self.dir, "base", "patched"],
-                              capture_output=True, text=True)
+        intended = os.path.join(self.dir, "intended")
+        with open(intended, "w") as f:
+            f.write(rules)
+        return subprocess.run([sys.executable, FORMS, "--intended", intended, self.dir,
+                               "base", "patched"], capture_output=True, text=True)
 
     def svg(self):
         with open(os.path.join(self.dir, "forms-base-patched.svg")) as f:
@@ -47,14 +50,43 @@ class Forms(unittest.TestCase):
     def test_same_answers_pass_and_exceptions_stand_out(self):
         r = self.run_forms(LINES, LINES)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("4 interfaces x ABIs, 7 inputs on both kernels, 5 interfaces not measured, "
-                      "4 answers not the contract's", r.stdout)
+        self.assertIn("4 interfaces x ABIs, 7 inputs on both kernels, 0 answered differently "
+                      "(intended), 2 interfaces not measured, 4 answers not the contract's",
+                      r.stdout)
         s = self.svg()
-        # One row label per (interface, ABI), one red cell per exception.
-        self.assertEqual(len(re.findall(r'font-weight="bold">[^<]+ \((native|compat)\)<', s)), 4)
+        # One row label per (interface, ABI) of report.json's rows, one red
+        # cell per (row, input class) that holds an exception.
+        with open(os.path.join(self.dir, "forms-base-patched.json")) as f:
+            rows = json.load(f)["rows"]
+        labels = re.findall(r'font-weight="bold">([^<]+) \((native|compat)\)<', s)
+        self.assertEqual(sorted(labels), sorted((r["interface"], r["abi"]) for r in rows))
+        self.assertEqual(len(labels), 4)
         # And one row, with its reason, per interface the boot does not run.
-        self.assertEqual(len(re.findall(r'font-weight="bold">[^<]+ \(not measured\)<', s)), 5)
+        self.assertEqual(len(re.findall(r'font-weight="bold">[^<]+ \(not measured\)<', s)), 2)
         self.assertEqual(s.count('fill="#f4a6a6"'), 4)
+        # A column per input class, in order.
+        self.assertEqual(re.findall(r'y="62" font-weight="bold">(\w+)<', s),
+                         ["neg", "zero", "tiny", "huge", "subsec"])
+
+    def test_an_intended_difference_passes_with_its_rule(self):
+        changed = [l.replace("usec=1000000: 1", "usec=1000000: EINVAL") for l in LINES]
+        rule = "form:select * usec>=1000000 1 EINVAL select\n"
+        r = self.run_forms(LINES, changed, rule)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("1 answered differently (intended)", r.stdout)
+        # The same rule where the kernels answer alike fails, named.
+        r = self.run_forms(LINES, LINES, rule)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("select native subsec sec=0 usec=1000000: ", r.stderr)
+        self.assertIn("both answer 1", r.stderr)
+        # A rule whose answers are not the ones measured fails.
+        r = self.run_forms(LINES, changed, "form:select * usec>=1000000 1 EDOM select\n")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("says 1 -> EDOM", r.stderr)
+        # A rule that covers no input fails.
+        r = self.run_forms(LINES, changed, rule + "form:PPS_FETCH * nsec<0 * EINVAL pps\n")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("the form rule covers no input", r.stderr)
 
     def test_a_difference_fails_named(self):
         changed = [l.replace("usec=1000000: 1", "usec=1000000: EINVAL") for l in LINES]
