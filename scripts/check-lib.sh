@@ -45,7 +45,7 @@ print_table() {
 tool_key=$(
 	{
 		sha256sum "$0" "${BASH_SOURCE[0]}"
-		gcc --version | head -n 1
+		gcc --version | sed -n 1p
 		! command -v sparse >/dev/null || sparse --version
 	} | sha256sum | cut -c1-16
 )
@@ -133,7 +133,7 @@ use_config() {
 
 show_errors() { # the compiler's diagnostics in a build log
 	if grep -qE ': (fatal )?(error|warning):' "$1"; then
-		grep -E -A5 ': (fatal )?(error|warning):' "$1" | head -n 60 >&2
+		grep -E -A5 ': (fatal )?(error|warning):' "$1" | sed -n 1,60p >&2
 	else
 		tail -n 30 "$1" >&2
 	fi

@@ -163,11 +163,11 @@ series_commits() {
 	fixes | refactor)
 		nfixes=$(series_patches "$patches/series" fixes | wc -l)
 		[ "$nfixes" -gt 0 ] || die "$patches/series has no patch in '# part: fixes'"
-		[ "$(series_patches "$patches/series" | head -n "$nfixes")" = \
+		[ "$(series_patches "$patches/series" | sed -n "1,${nfixes}p")" = \
 			"$(series_patches "$patches/series" fixes)" ] ||
 			die "$patches/series: the fixes part must come first"
 		if [ "$part" = fixes ]; then
-			git -C "$tree" rev-list --reverse "$TS_BASE_TAG"..HEAD | head -n "$nfixes"
+			git -C "$tree" rev-list --reverse "$TS_BASE_TAG"..HEAD | sed -n "1,${nfixes}p"
 		else
 			git -C "$tree" rev-list --reverse "$TS_BASE_TAG"..HEAD | tail -n +"$((nfixes + 1))"
 		fi

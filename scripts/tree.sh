@@ -31,7 +31,7 @@ extract() {
 	git -C "$tmp" config gc.auto 0
 	# Debian's tarball ignores everything at the top level: add by force.
 	git -C "$tmp" add -f -A
-	[ -n "$(git -C "$tmp" diff --cached --name-only | head -n 1)" ] ||
+	[ -n "$(git -C "$tmp" diff --cached --name-only | sed -n 1p)" ] ||
 		die "nothing staged from $TS_TARBALL: the base commit would be empty"
 	git -C "$tmp" commit -q -m "linux-source-6.12 $pkgver (Debian), unmodified"
 	git -C "$tmp" tag "$TS_BASE_TAG"
