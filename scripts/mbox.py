@@ -162,14 +162,21 @@ def get_maintainer(src, patch, what):
 
 
 def tree_of(src, patch):
-    """The first tree get_maintainer.pl --scm names that is not mainline's."""
+    """The first tree get_maintainer.pl --scm names that is not mainline's;
+    where the MAINTAINERS entries name none (PPS SUPPORT, VM SOCKETS),
+    "entry:NAME" of the first entry that names a maintainer of the patch."""
     for l in get_maintainer(src, patch, "scm"):
         if l.startswith("git ") and "torvalds/linux.git" not in l:
             return l[4:].strip()
-    return None
+    out = run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
+               "--no-l", "--no-s", patch], cwd=src).stdout
+    m = re.search(r"\(maintainer:(.+)\)$", out, re.M)
+    return f"entry:{m[1]}" if m else None
 
 
 def slug(tree):
+    if tree.startswith("entry:"):
+        return re.sub(r"[^a-z0-9]+", "-", tree[len("entry:"):].lower()).strip("-")
     url, _, branch = tree.partition(" ")
     name = re.sub(r"\.git$", "", url.rstrip("/").rsplit("/", 1)[-1])
     return "-".join([name] + ([re.sub(r"[^A-Za-z0-9]+", "-", branch)] if branch else []))
