@@ -393,6 +393,64 @@ static void form_io_uring_min_wait(void)
 		close(fd);
 }
 
+struct s_input {
+	const char *name;
+	int s;
+};
+
+/* Classes of a count of seconds in an int: alarm()'s is unsigned. */
+static const struct s_input s_inputs[] = {
+	{ "neg s=-1", -1 },
+	{ "neg s=INT_MIN", INT_MIN },
+	{ "zero s=0", 0 },
+	{ "tiny s=1", 1 },
+	{ "huge s=INT_MAX", INT_MAX },
+};
+#define N_S (sizeof(s_inputs) / sizeof(s_inputs[0]))
+
+/*
+ * SO_LINGER: l_linger is an int count of seconds, l_onoff set; the value
+ * read back.  alarm(): an unsigned count of seconds; a second alarm(0)
+ * reads back what is left of it (and cancels it).
+ */
+static void form_linger_alarm(void)
+{
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+	size_t i;
+
+	for (i = 0; s >= 0 && i < N_S; i++) {
+		struct linger l = { 1, s_inputs[i].s }, back = { -2, -2 };
+		socklen_t len = sizeof(back);
+		long r = setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+		int err = errno;
+
+		if (r == 0 && getsockopt(s, SOL_SOCKET, SO_LINGER, &back, &len)) {
+			printf("# form: getsockopt(SO_LINGER): %s\n", strerror(errno));
+			break;
+		}
+		if (r == 0)
+			printf("# form SO_LINGER %s %s: 0 read-back=%d\n", ABI, s_inputs[i].name,
+			       back.l_linger);
+		else
+			printf("# form SO_LINGER %s %s: %s\n", ABI, s_inputs[i].name, answer(r, err));
+	}
+	if (s < 0)
+		printf("# form: socket(AF_UNIX): %s\n", strerror(errno));
+	ktap("SO_LINGER", s >= 0 && i == N_S);
+	if (s >= 0)
+		close(s);
+	for (i = 0; i < N_S; i++) {
+		long r = syscall(SYS_alarm, (unsigned int)s_inputs[i].s);
+		unsigned int left = alarm(0);
+
+		if (r < 0)
+			printf("# form alarm %s %s: %s\n", ABI, s_inputs[i].name, answer(r, errno));
+		else
+			printf("# form alarm %s %s: 0 read-back=%u\n", ABI, s_inputs[i].name, left);
+	}
+	ktap("alarm", 1);
+}
+
 int main(void)
 {
 	struct sigaction sa;
@@ -401,7 +459,7 @@ int main(void)
 	sa.sa_handler = on_alarm; /* no SA_RESTART: a bounded call ends in EINTR */
 	sigaction(SIGALRM, &sa, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..9\n");
+	printf("KTAP version 1\n1..11\n");
 	form_select();
 	form_setitimer();
 	form_so_rcvtimeo();
@@ -410,5 +468,6 @@ int main(void)
 	form_can_bcm();
 	form_pps_fetch();
 	form_io_uring_min_wait();
+	form_linger_alarm();
 	return nfailed ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""usage: scripts/forms.py [--intended FILE] RESULTS_DIR OLD NEW
+"""usage: scripts/forms.py [--intended FILE] [--ids FILE] RESULTS_DIR OLD NEW
 
 The map of the timeouts Linux takes outside the timespec contract, as
 qemu-config/timeout_forms.c measured them on two kernels: reads
@@ -18,7 +18,10 @@ This program owns timeout_forms' output format, one line per input:
 
   # form <interface> <abi> <class> <field>=<value>...: <answer>
 
-The two kernels must answer every input alike, except where a form rule
+Every interface of scripts/forms_table.py (the table the audit checks
+its findings against; --ids FILE: the ids listed in FILE, one a line,
+instead) must be measured or have its reason in NOT_MEASURED.  The two
+kernels must answer every input alike, except where a form rule
 of FILE (default patches/intended-differences, entries form:<interface>,
 read by scripts/intended.py; /dev/null: none) says otherwise: the rule
 gives the OLD and NEW answers as shell globs.  Exit 1 if an input is
@@ -35,6 +38,7 @@ import os
 import re
 import sys
 
+import forms_table
 import intended
 
 FORM = re.compile(r"^# form (?P<iface>\S+) (?P<abi>\S+) (?P<cls>\S+) (?P<input>[^:]+): (?P<answer>.+)$")
@@ -42,11 +46,29 @@ LIMITS = {"LONG_MIN": -2**63, "LONG_MAX": 2**63 - 1, "INT_MIN": -2**31, "INT_MAX
           "LLONG_MIN": -2**63, "LLONG_MAX": 2**63 - 1}
 # The input classes, in the map's column order.
 CLASSES = ["neg", "zero", "tiny", "huge", "subsec"]
-# Interfaces with a timeout of their own that the boot does not run yet,
-# each with the reason: a row of the map all the same.
+# The interfaces of scripts/forms_table.py (what the audit finds) that the
+# boot does not run, each with the reason: a row of the map all the same.
+# forms.py fails unless every interface of the table is measured or listed
+# here, and every measured one is in the table.
 NOT_MEASURED = {
     "LPSETTIMEOUT": "needs an emulated parallel port (lp)",
     "PPSETTIME": "needs an emulated parallel port (ppdev)",
+    "BINDER_FREEZE": "needs Android binder and a process with transactions pending",
+    "IPMICTL_SEND_COMMAND_SETTIME": "needs an IPMI controller",
+    "RDMA_CM_RESOLVE_ADDR": "needs an RDMA device",
+    "RDMA_CM_RESOLVE_ROUTE": "needs an RDMA device",
+    "CEC_RECEIVE": "needs a CEC adapter",
+    "MPTCOMMAND": "needs a Fusion MPT controller",
+    "MPT3COMMAND": "needs an mpt3sas controller",
+    "IF_PROTO_CISCO": "needs a synchronous serial (HDLC) device",
+    "NVME_IOCTL_CMD": "needs an NVMe controller",
+    "RIO_WAIT_FOR_ASYNC": "needs a RapidIO controller",
+    "SG_IO": "needs a SCSI device",
+    "CDROM_SEND_PACKET": "needs a CD-ROM drive",
+    "USBDEVFS_CONTROL": "needs a USB device",
+    "USBDEVFS_BULK": "needs a USB device",
+    "IOCTL_GNTDEV_DMABUF_EXP_WAIT_RELEASED": "needs Xen",
+    "BT_ISO_QOS": "needs a Bluetooth controller",
 }
 ACCEPTED = re.compile(r"^(\d+|blocked|ETIMEDOUT|ETIME)( read-back=\S+)?$")
 
@@ -80,7 +102,7 @@ def fields(inp):
 def contract_accepts(inp):
     """What the contract answers for this input, read as an interval."""
     f = fields(inp)
-    for unit in ("ms", "us"):
+    for unit in ("ms", "us", "s"):
         if unit in f:
             return f[unit] >= 0
     if "nsec" in f:
@@ -106,12 +128,12 @@ def cell_lines(c):
     return out
 
 
-def svg(rows, cells, old, new):
+def svg(rows, cells, old, new, not_measured):
     cw, lh, lw, top = 260, 13, 330, 70
     heights = [max([len(cells[r + (c,)]["inputs"]) for c in CLASSES if r + (c,) in cells] + [1])
                * lh + 10 for r in rows]
     w = lw + cw * len(CLASSES) + 10
-    h = top + sum(heights) + 34 * len(NOT_MEASURED) + 20
+    h = top + sum(heights) + 34 * len(not_measured) + 20
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
            f'font-family="sans-serif" font-size="11">',
            f'<rect width="{w}" height="{h}" fill="white"/>',
@@ -141,7 +163,7 @@ def svg(rows, cells, old, new):
             for k, line in enumerate(cell_lines(c)):
                 out.append(f'<text x="{x + 4}" y="{y + 14 + k * lh}">{html.escape(line)}</text>')
         y += rh
-    for iface, why in sorted(NOT_MEASURED.items()):
+    for iface, why in sorted(not_measured.items()):
         out.append(f'<text x="10" y="{y + 20}" font-weight="bold">'
                    f'{html.escape(iface)} (not measured)</text>')
         out.append(f'<rect x="{lw}" y="{y}" width="{cw * len(CLASSES) - 2}" height="32" '
@@ -157,6 +179,8 @@ def main():
     ap = argparse.ArgumentParser(prog="scripts/forms.py")
     ap.add_argument("--intended", metavar="FILE", default=intended.DEFAULT,
                     help="the list of intended differences (default: %(default)s)")
+    ap.add_argument("--ids", metavar="FILE",
+                    help="the interfaces, one id a line (default: scripts/forms_table.py's)")
     ap.add_argument("results")
     ap.add_argument("old")
     ap.add_argument("new")
@@ -213,6 +237,24 @@ def main():
     for r in rules:
         if r.where not in used:
             problems.append(f"{r.where}: the form rule covers no input that the kernels ran")
+    # Every interface the audit knows is on the map, measured or not.
+    if args.ids:
+        with open(args.ids) as f:
+            table = {line.strip() for line in f if line.strip()}
+    else:
+        table = {e["id"] for e in forms_table.ENTRIES}
+    measured = {k[0] for k in cells}
+    for i in sorted(measured - table):
+        problems.append(f"{i}: measured, but not an interface of scripts/forms_table.py")
+    for i in sorted(table - measured - set(NOT_MEASURED)):
+        problems.append(f"{i}: an interface of scripts/forms_table.py that the boot did not "
+                        "measure and NOT_MEASURED gives no reason for")
+    if not args.ids:
+        for i in sorted(set(NOT_MEASURED) - table):
+            problems.append(f"{i}: in NOT_MEASURED but not an interface of scripts/forms_table.py")
+    not_measured = {k: v for k, v in NOT_MEASURED.items() if k in table}
+    for i in sorted(set(NOT_MEASURED) & measured):
+        problems.append(f"{i}: in NOT_MEASURED but the boot measured it")
     rows = []
     for k in cells:
         if k[:2] not in rows:
@@ -230,24 +272,24 @@ def main():
                           + (" **not the contract's**" if c["exception"] else ""))
         md.append("")
     md += ["## Not measured", "", "| interface | why |", "|---|---|"]
-    md += [f"| {k} | {v} |" for k, v in sorted(NOT_MEASURED.items())] + [""]
+    md += [f"| {k} | {v} |" for k, v in sorted(not_measured.items())] + [""]
     base = os.path.join(results, f"forms-{old}-{new}")
     with open(base + ".md", "w") as f:
         f.write("\n".join(md))
     with open(base + ".svg", "w") as f:
-        f.write(svg(rows, cells, old, new))
+        f.write(svg(rows, cells, old, new, not_measured))
     with open(base + ".json", "w") as f:
         json.dump({"old": old, "new": new,
                    "rows": [{"interface": i, "abi": abi,
                              "classes": {cls: cells[(i, abi, cls)]["inputs"]
                                          for cls in CLASSES if (i, abi, cls) in cells}}
                             for i, abi in rows],
-                   "not_measured": NOT_MEASURED}, f, indent=1)
+                   "not_measured": not_measured}, f, indent=1)
     for p in problems:
         print(f"error: forms: {p}", file=sys.stderr)
     print(f"forms: {len(rows)} interfaces x ABIs, {ninputs} inputs on both kernels, "
           f"{ndiff} answered differently (intended), "
-          f"{len(NOT_MEASURED)} interfaces not measured, {nexc} answers not the contract's, "
+          f"{len(not_measured)} interfaces not measured, {nexc} answers not the contract's, "
           f"{len(problems)} problems")
     print(base + ".svg")
     return 1 if problems else 0

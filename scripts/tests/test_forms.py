@@ -28,7 +28,12 @@ def verdict(lines):
 
 
 class Forms(unittest.TestCase):
+    # The measured interfaces of LINES, and the two NOT_MEASURED gives a
+    # reason for: the table the map must cover.
+    IDS = ["select", "SO_RCVTIMEO", "poll", "LPSETTIMEOUT", "PPSETTIME"]
+
     def setUp(self):
+        self.ids = list(self.IDS)
         self.dir = tempfile.mkdtemp(prefix="test_forms.")
         self.addCleanup(shutil.rmtree, self.dir)
 
@@ -40,8 +45,11 @@ class Forms(unittest.TestCase):
         intended = os.path.join(self.dir, "intended")
         with open(intended, "w") as f:
             f.write(rules)
-        return subprocess.run([sys.executable, FORMS, "--intended", intended, self.dir,
-                               "base", "patched"], capture_output=True, text=True)
+        ids = os.path.join(self.dir, "ids")
+        with open(ids, "w") as f:
+            f.write("\n".join(self.ids) + "\n")
+        return subprocess.run([sys.executable, FORMS, "--intended", intended, "--ids", ids,
+                               self.dir, "base", "patched"], capture_output=True, text=True)
 
     def svg(self):
         with open(os.path.join(self.dir, "forms-base-patched.svg")) as f:
@@ -87,6 +95,20 @@ class Forms(unittest.TestCase):
         r = self.run_forms(LINES, changed, rule + "form:PPS_FETCH * nsec<0 * EINVAL pps\n")
         self.assertEqual(r.returncode, 1)
         self.assertIn("the form rule covers no input", r.stderr)
+
+    def test_every_interface_of_the_table_is_on_the_map(self):
+        # An interface the audit knows that the boot does not measure and
+        # that has no reason fails, named; so does a measured one that the
+        # table lacks.
+        self.ids = self.IDS + ["SO_NEWTIMEOUT"]
+        r = self.run_forms(LINES, LINES)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("SO_NEWTIMEOUT: an interface of scripts/forms_table.py that the boot "
+                      "did not measure", r.stderr)
+        self.ids = [i for i in self.IDS if i != "poll"]
+        r = self.run_forms(LINES, LINES)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("poll: measured, but not an interface", r.stderr)
 
     def test_a_difference_fails_named(self):
         changed = [l.replace("usec=1000000: 1", "usec=1000000: EINVAL") for l in LINES]
