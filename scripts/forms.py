@@ -129,7 +129,13 @@ def cell_lines(c):
 
 
 def svg(rows, cells, old, new, not_measured):
-    cw, lh, lw, top = 260, 13, 330, 70
+    # Widths from the longest text, at about 7 px a character of 11 px
+    # sans-serif, so that nothing is cut.
+    lh, top = 13, 70
+    longest = max([len(x) for c in cells.values() for x in cell_lines(c)] + [30])
+    cw = int(longest * 7) + 12
+    labels = [f"{i} ({abi})" for i, abi in rows] + [f"{i} (not measured)" for i in not_measured]
+    lw = int(max(len(x) for x in labels + ["x" * 20]) * 7) + 20
     heights = [max([len(cells[r + (c,)]["inputs"]) for c in CLASSES if r + (c,) in cells] + [1])
                * lh + 10 for r in rows]
     w = lw + cw * len(CLASSES) + 10
