@@ -5,29 +5,41 @@
 # $TS_AUDIT_DIRS, scripts/audit.py walks the call graph up from every finding
 # to the syscalls that reach it, and writes $TS_RESULTS/audit/audit.md: one
 # row per function (file, function, entry points served, check used,
-# consistent with the contract), timeout paths first.  The path is the last
-# line printed.
-#   --strict    also exit 1 if a timeout-path row is not consistent (make audit)
-#   --doc FILE  also rewrite the table between the audit markers of FILE
-#               (docs/audit.md), never by hand
+# consistent with the contract), timeout paths first.  Then the forms phase:
+# scripts/forms.cocci finds the timeouts taken in another form (timeval,
+# integer seconds, ms or us, timeout structures of ioctls and socket
+# options) in the files git grep selects, and each must be an entry of the
+# table $TS_AUDIT_FORMS (scripts/forms_table.py): the second table of
+# audit.md, and $TS_RESULTS/audit/forms.json.  The path of audit.md is the
+# last line printed.
+#   --strict    also exit 1 if a timeout-path row is not consistent, or a
+#               form found is not in the forms table or an entry of it is not
+#               found (make audit)
+#   --doc FILE  also rewrite the tables between the audit markers and the
+#               forms markers of FILE (docs/audit.md), never by hand
 #   --base      audit the unpatched 6.12 ($TS_BASE_SRC) with the series'
 #               semantic patch into $TS_RESULTS/audit-base, and exit 1 unless
 #               it finds every path that the fixes part fixes inconsistent:
-#               the functions of TS_AUDIT_BASE_EXPECT (make audit runs both)
+#               the functions of TS_AUDIT_BASE_EXPECT (make audit runs both),
+#               and unless the forms table holds there too
 # The semantic patch is the one the series adds,
 # $TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci; TS_AUDIT_COCCI
 # names another (to audit the unpatched tree: TS_SRC=<base-src>
 # TS_AUDIT_COCCI=<patched tree>/scripts/coccinelle/api/timespec64_timeout.cocci).
 # Exit status (the same for scripts/audit.sh and scripts/audit.py):
 #   0  audited; with --strict, every timeout-path row is consistent with the
-#      contract (audit.sh --base: 6.12's audit found every expected path
-#      inconsistent)
+#      contract, every other timeout form found is an entry of the forms
+#      table and every entry is found (audit.sh --base: 6.12's audit found
+#      every expected path inconsistent, and the forms table holds there too)
 #   1  audited, and the answer is no: with --strict, a timeout-path row is
-#      not consistent, named (audit.sh --base: an expected path was not found
-#      inconsistent)
+#      not consistent, a form found is not in the forms table ("unlisted
+#      timeout form") or an entry is not found ("stale forms_table entry"),
+#      named (audit.sh --base: an expected path was not found inconsistent,
+#      or the forms table does not hold on 6.12)
 #   2  the audit could not be done, named: bad usage, a missing tree, tool or
 #      file, a spatch failure (an exception, a timeout, unparseable output, a
-#      helper call it did not see) or any other error
+#      helper call it did not see), a forms table that is not valid, or any
+#      other error
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -68,8 +80,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-# Measured on 2 busy cores: 20 to 40 s for the findings, about 70 s for the
-# call graph (8 levels, one spatch run each); under 2 minutes in all.
+# Measured on 2 busy cores: 20 to 40 s for the findings, 15 to 20 s for the
+# forms phase (git grep -P selection included), about 40 s for the call
+# graph (8 levels, one spatch run each); about 1.5 minutes in all.
 # arch/ is left out: its timeouts (alpha's osf_select) are not in the
 # series' scope; TS_AUDIT_DIRS="... arch" adds them.  Callers are searched
 # in TS_AUDIT_GRAPH_DIRS (include/ adds little and costs a lot).
@@ -95,6 +108,11 @@ if [ "$base" -eq 1 ]; then
 	strict=(--strict)
 fi
 [ -f "$cocci" ] || fail "semantic patch $cocci not found (is patches/series applied? see TS_AUDIT_COCCI)"
+# The other timeout forms: the project's semantic patch and table, never
+# the tree's.
+forms_cocci=$TS_REPO/scripts/forms.cocci
+[ -f "$forms_cocci" ] || fail "semantic patch $forms_cocci not found"
+[ -f "$TS_AUDIT_FORMS" ] || fail "forms table $TS_AUDIT_FORMS not found (TS_AUDIT_FORMS)"
 if [ -n "${TS_AUDIT_COCCI:-}" ]; then origin="TS_AUDIT_COCCI"; else origin="the audited tree's"; fi
 log "semantic patch: $cocci ($origin); spatch $spatch_version"
 
@@ -123,13 +141,17 @@ sed 's/asmlinkage unsigned long func(/asmlinkage long sys_##func(/' \
 } >>"$macros"
 
 mkdir -p "$results"
+# audit.py's lines for the forms table not holding (--strict)
+forms_re='^(unlisted timeout form|stale forms_table entry): '
 start=$(date +%s)
 rc=0
 "$TS_REPO/scripts/audit.py" --src "$TS_SRC" --cocci "$cocci" \
 	--cocci-origin "$origin" --base-tag "$TS_BASE_TAG" --macros "$macros" \
 	--out "$results/audit.md" --dirs "$TS_AUDIT_DIRS" \
-	--graph-dirs "$TS_AUDIT_GRAPH_DIRS" --jobs "$TS_AUDIT_JOBS" \
-	"${strict[@]}" "${doc[@]}" 2>&1 | tee "$results/stdout" || rc=${PIPESTATUS[0]}
+	--graph-dirs "$TS_AUDIT_GRAPH_DIRS" --forms-cocci "$forms_cocci" \
+	--forms-table "$TS_AUDIT_FORMS" --forms-json "$results/forms.json" \
+	--jobs "$TS_AUDIT_JOBS" "${strict[@]}" "${doc[@]}" 2>&1 |
+	tee "$results/stdout" || rc=${PIPESTATUS[0]}
 if [ "$base" -eq 1 ]; then
 	# audit.py runs with --strict: 1 is the answer wanted, 0 a rule that
 	# sees nothing wrong in 6.12.
@@ -144,11 +166,27 @@ if [ "$base" -eq 1 ]; then
 	done
 	[ ${#missing[@]} -eq 0 ] ||
 		refuted "audit of 6.12 does not name these paths as inconsistent: ${missing[*]} (see $results/audit.md)"
-	log "audit of 6.12: $(grep -c '^inconsistent: ' "$results/stdout") inconsistent timeout-path rows, every expected one among them, in $(($(date +%s) - start)) s"
+	# The same forms table must hold on 6.12: every form found is listed,
+	# every entry is found.
+	if grep -q -E "$forms_re" "$results/stdout"; then
+		refuted "audit of 6.12: the other timeout forms are not as $TS_AUDIT_FORMS says (listed above; see $results/audit.md)"
+	fi
+	log "audit of 6.12: $(grep -c '^inconsistent: ' "$results/stdout") inconsistent timeout-path rows, every expected one among them, and the forms table holds, in $(($(date +%s) - start)) s"
 	exit 0
 fi
 case $rc in
 0) log "audit done in $(($(date +%s) - start)) s" ;;
-1) refuted "audit: timeout paths not consistent with the contract (listed above)" ;;
+1)
+	what="timeout paths not consistent with the contract"
+	if grep -q -E "$forms_re" "$results/stdout"; then
+		forms="other timeout forms not as $TS_AUDIT_FORMS says"
+		if grep -q '^inconsistent: ' "$results/stdout"; then
+			what="$what, and $forms"
+		else
+			what=$forms
+		fi
+	fi
+	refuted "audit: $what (listed above)"
+	;;
 *) fail "audit failed (audit.py exit $rc, named above)" ;;
 esac

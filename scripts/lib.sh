@@ -22,6 +22,7 @@ TS_AUDIT_DIRS=${TS_AUDIT_DIRS:-kernel fs ipc io_uring net mm drivers} # audited 
 TS_AUDIT_GRAPH_DIRS=${TS_AUDIT_GRAPH_DIRS:-$TS_AUDIT_DIRS} # where callers are searched
 TS_AUDIT_COCCI=${TS_AUDIT_COCCI:-}               # another semantic patch to audit with
 TS_AUDIT_JOBS=${TS_AUDIT_JOBS:-2}                # parallel spatch runs
+TS_AUDIT_FORMS=${TS_AUDIT_FORMS:-$TS_REPO/scripts/forms_table.py} # the other timeout forms' table
 # The paths the fixes fix: audit.sh --base must find each inconsistent on 6.12.
 TS_AUDIT_BASE_EXPECT=${TS_AUDIT_BASE_EXPECT:-io_uring/cancel.c:io_sync_cancel io_uring/io_uring.c:io_cqring_wait io_uring/timeout.c:__io_timeout_prep io_uring/timeout.c:io_timeout_remove_prep fs/aio.c:sys_io_getevents}
 TS_SPATCH_LIB=${TS_SPATCH_LIB:-/usr/lib/coccinelle} # spatch's standard.h

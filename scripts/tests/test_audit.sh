@@ -73,16 +73,17 @@ rc=0
 check "audit.py's usage is its header's" 0
 run "$audit_py"
 check "audit.py without options exits 2 and names every required one" 2 \
-	'^usage: scripts/audit\.py' 'required: --src, --cocci, --cocci-origin, --base-tag, --macros, --out, --dirs, --graph-dirs$'
+	'^usage: scripts/audit\.py' 'required: --src, --cocci, --cocci-origin, --base-tag, --macros, --out, --dirs, --graph-dirs, --forms-cocci, --forms-table, --forms-json$'
 rc=0
 out=
-for opt in --src --cocci --cocci-origin --base-tag --macros --out --dirs --graph-dirs; do
+for opt in --src --cocci --cocci-origin --base-tag --macros --out --dirs --graph-dirs --forms-cocci --forms-table --forms-json; do
 	[[ $want == *" $opt "* ]] || { rc=1; out="$opt not in: $want"; }
 done
 check "audit.py's header usage names every required option" 0
 required=(--src "$tmp/none" --cocci "$tmp/x.cocci" --cocci-origin t
 	--base-tag base-6.12 --macros "$tmp/m.h" --out "$tmp/out.md"
-	--dirs ipc --graph-dirs ipc)
+	--dirs ipc --graph-dirs ipc --forms-cocci "$repo/scripts/forms.cocci"
+	--forms-table "$repo/scripts/forms_table.py" --forms-json "$tmp/forms.json")
 run "$audit_py" "${required[@]}" --bogus
 check "audit.py with an unknown option exits 2" 2 'unrecognized arguments: --bogus'
 run "$audit_py" "${required[@]}"
@@ -118,9 +119,109 @@ run env TS_AUDIT_COCCI="$tmp/broken.cocci" TS_AUDIT_DIRS=ipc "$audit_sh" --stric
 check "audit.sh with a broken semantic patch exits 2, naming spatch" 2 \
 	'^error: spatch failed \(findings' '^error: audit failed \(audit\.py exit 2'
 
+# The forms phase on a fixture tree, with the real audit.py, forms.cocci and
+# spatch (seconds: two small files).  fs/fake.c takes a timeval timeout in
+# an ioctl-like handler, writes one back for user space (an output, not a
+# finding), and has a syscall with an int timeout; the timespec phase runs
+# a semantic patch that finds nothing.
+tree=$tmp/tree
+mkdir -p "$tree/fs"
+cat >"$tree/fs/fake.c" <<'EOF'
+static int fake_set_timeout(struct fake_dev *dev, void __user *arg)
+{
+	struct __kernel_old_timeval tv;
+
+	if (copy_from_user(&tv, arg, sizeof(tv)))
+		return -EFAULT;
+	if (tv.tv_sec < 0 || tv.tv_usec >= USEC_PER_SEC)
+		return -EDOM;
+	dev->timeout = tv.tv_sec * HZ + tv.tv_usec / (USEC_PER_SEC / HZ);
+	return 0;
+}
+
+static int fake_get_timeout(struct fake_dev *dev, void __user *arg)
+{
+	struct __kernel_old_timeval tv;
+
+	tv.tv_sec = dev->timeout / HZ;
+	tv.tv_usec = (dev->timeout % HZ) * (USEC_PER_SEC / HZ);
+	return copy_to_user(arg, &tv, sizeof(tv)) ? -EFAULT : 0;
+}
+
+SYSCALL_DEFINE2(fake_poll, int, fd, int, timeout_msecs)
+{
+	return fake_wait(fd, timeout_msecs < 0 ? -1 : msecs_to_jiffies(timeout_msecs));
+}
+EOF
+git -C "$tree" init -q
+git -C "$tree" add fs/fake.c
+git -C "$tree" -c user.name=t -c user.email=t@t commit -q -m fixture
+git -C "$tree" tag base-6.12
+printf 'virtual audit\n\n@r@\n@@\n- fake_never_called_anywhere();\n' >"$tmp/none.cocci"
+# table FILE ENTRY...: a forms table module whose entries are ENTRY, each
+# "id:file:function" (set-aside: none), checked by the real validate().
+table() {
+	local file=$1 e
+	shift
+	{
+		printf 'import sys\nsys.path.insert(0, %s)\nimport forms_table as real\nENTRIES = [\n' "'$repo/scripts'"
+		for e in "$@"; do
+			printf "    dict(real.ENTRIES[0], id='%s', name='%s', functions=['%s']),\n" \
+				"${e%%:*}" "${e%%:*}" "${e#*:}"
+		done
+		printf ']\nSET_ASIDE = []\n\n\ndef validate():\n    return real.validate(ENTRIES, SET_ASIDE)\n'
+	} >"$file"
+}
+fixture() { # TABLE ARGS...: audit.sh on the fixture tree with TABLE
+	local t=$1
+	shift
+	run env TS_SRC="$tree" TS_AUDIT_DIRS=fs TS_AUDIT_COCCI="$tmp/none.cocci" \
+		TS_AUDIT_FORMS="$t" "$audit_sh" "$@"
+}
+table "$tmp/t-empty.py"
+fixture "$tmp/t-empty.py" --strict
+check "forms: an unlisted timeval timeout fails --strict, named" 1 \
+	'^unlisted timeout form: fs/fake\.c fake_set_timeout\(\): tv\.tv_usec$' \
+	'^unlisted timeout form: fs/fake\.c sys_fake_poll\(\): parameter int timeout_msecs$' \
+	'^error: audit: other timeout forms not as .*t-empty\.py says \(listed above\)$'
+rc=0
+! grep -q 'fake_get_timeout' <<<"$out" || { rc=1; out="an output was reported: $(grep fake_get_timeout <<<"$out")"; }
+check "forms: code that writes tv_usec for user space is not a finding" 0
+fixture "$tmp/t-empty.py"
+check "forms: without --strict, an unlisted form is named and the audit passes" 0 \
+	'^unlisted timeout form: fs/fake\.c fake_set_timeout\(\)'
+table "$tmp/t-all.py" fake:fs/fake.c:fake_set_timeout fake_poll:fs/fake.c:sys_fake_poll
+fixture "$tmp/t-all.py" --strict
+check "forms: every form listed and every entry found passes --strict" 0 \
+	'^==> \[ *[0-9]+ s\] forms: 2 of 2 interfaces found, 0 findings set aside, 0 unlisted, 0 stale'
+rc=0
+out=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%s=%s:%d" % (i["id"], i["found"][0]["function"], i["found"][0]["line"])
+               for i in d["interfaces"]))' "$TS_RESULTS/audit/forms.json") || rc=$?
+check "forms: forms.json lists the interfaces found, with their lines" 0 \
+	'^fake=fake_set_timeout:7 fake_poll=sys_fake_poll:22$'
+rc=0
+out=$(cat "$TS_RESULTS/audit/audit.md")
+check "forms: audit.md has the table of the other timeout forms" 0 \
+	'^\| fake \(`fake`\) \| .* \| `fs/fake\.c:7` `fake_set_timeout\(\)` \|'
+table "$tmp/t-stale.py" fake:fs/fake.c:fake_set_timeout fake_poll:fs/fake.c:sys_fake_poll \
+	gone:fs/fake.c:fake_gone_away
+fixture "$tmp/t-stale.py" --strict
+check "forms: a stale table entry fails --strict, named" 1 \
+	'^stale forms_table entry: gone: none of fs/fake\.c:fake_gone_away found$' \
+	'^error: audit: other timeout forms not as'
+table "$tmp/t-bad.py" fake:fake_set_timeout
+fixture "$tmp/t-bad.py" --strict
+check "forms: a table that is not valid exits 2, named" 2 \
+	"^error: forms table .*t-bad\.py is not valid:" "function 'fake_set_timeout' is not file:function"
+run env TS_AUDIT_FORMS="$tmp/none.py" "$audit_sh"
+check "audit.sh with a missing forms table exits 2" 2 '^error: forms table .*none\.py not found'
+
 # audit.sh's reading of audit.py's status, through the tee: a stub prints
 # $STUB_OUT and exits $STUB_RC.
 mkdir -p "$tmp/repo/scripts"
+touch "$tmp/repo/scripts/forms.cocci" "$tmp/repo/scripts/forms_table.py"
 cat >"$tmp/repo/scripts/audit.py" <<'EOF'
 #!/bin/sh
 [ -z "$STUB_OUT" ] || printf '%s\n' "$STUB_OUT"
@@ -153,6 +254,18 @@ check "audit.sh --base: every path consistent gives 1" 1 \
 	'^error: audit of 6\.12 finds every timeout path consistent'
 stub 2 "$both" --base
 check "audit.sh --base: audit.py 2 gives 2" 2 '^error: audit of 6\.12 failed \(audit\.py exit 2'
+stub 1 "$both"$'\nunlisted timeout form: a/x.c f(): tv.tv_usec' --base
+check "audit.sh --base: an unlisted timeout form gives 1" 1 \
+	'^error: audit of 6\.12: the other timeout forms are not as .*forms_table\.py says'
+stub 1 "$both"$'\nstale forms_table entry: x: none of a/x.c:f found' --base
+check "audit.sh --base: a stale forms table entry gives 1" 1 \
+	'^error: audit of 6\.12: the other timeout forms are not as'
+stub 1 'stale forms_table entry: x: none of a/x.c:f found' --strict
+check "audit.sh --strict: forms not as the table says gives 1, named" 1 \
+	'^error: audit: other timeout forms not as .*forms_table\.py says \(listed above\)$'
+stub 1 "${both%%$'\n'*}"$'\nstale forms_table entry: x: none of a/x.c:f found' --strict
+check "audit.sh --strict: both kinds named" 1 \
+	'^error: audit: timeout paths not consistent with the contract, and other timeout forms not as'
 
 echo "1..$n"
 [ "$failed" -eq 0 ] || {
