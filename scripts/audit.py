@@ -63,7 +63,8 @@ import traceback
 # settimeofday, adjtimex, utimensat, ioctl, write... are not in it).
 # io_uring_register is in it for IORING_REGISTER_SYNC_CANCEL, whose
 # structure carries a timeout; its other operations take none, and the
-# audit only lists functions that touch a timespec.
+# audit only lists functions that touch a timespec.  setitimer takes
+# timevals, which the series converts and checks as an itimerspec64.
 TIMEOUT_SYSCALLS = frozenset('''
     futex futex_time32 futex_waitv futex_wait
     nanosleep nanosleep_time32 clock_nanosleep clock_nanosleep_time32
@@ -81,6 +82,7 @@ TIMEOUT_SYSCALLS = frozenset('''
     io_getevents io_getevents_time32 io_pgetevents io_pgetevents_time32
     compat_io_pgetevents compat_io_pgetevents_time64
     io_uring_enter io_uring_register
+    setitimer compat_setitimer
 '''.split())
 
 # The tokens a file must contain to be given to spatch (both rule sets).

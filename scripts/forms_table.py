@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""usage: scripts/forms_table.py --rst | --json | --check
+"""usage: scripts/forms_table.py --rst | --json | --check | --check-doc FILE
 
 The table of the timeouts Linux takes in another form than a timespec
 (issue 13): one entry per interface, each with the kernel functions whose
@@ -35,6 +35,9 @@ ENTRIES, a list of dicts, one per interface:
   why          why the rule stays, or what changes
   measured_by  where the boot measures it (qemu-config/timeout_forms.c
                fills it through scripts/forms.py); None for now
+  fixed        only for decision "fixed": the answers with the series, for
+               the classes the fix changes (a dict keyed like answers); the
+               Documentation page shows them in place of 6.12's
 
 SET_ASIDE, a list of dicts: what the audit's rules find that is not a
 timeout of a system call interface: id, functions (as above), what (the
@@ -45,11 +48,15 @@ knows every finding; stale entries fail as well.
            interface, rule, answers, why it stays; for a Documentation page
   --json   every entry and every set-aside, as JSON
   --check  validate the table (also done by --rst, --json and the audit)
+  --check-doc FILE
+           exit 1 unless FILE (the series' Documentation/timers/timeouts.rst)
+           holds the --rst table exactly, as a block of lines
 Exit 0, or 1 naming what is wrong with the table, or 2 on a usage error.
 """
 import json
 import re
 import sys
+import textwrap
 
 CLASSES = ('neg', 'zero', 'tiny', 'huge', 'subsec', 'before_epoch')
 DECISIONS = ('kept as ABI', 'converted', 'fixed')
@@ -147,8 +154,8 @@ ENTRIES = [
             'subsec': 'EDOM (tv_usec outside [0, USEC_PER_SEC))',
             'before_epoch': None,
         },
-        'why': 'socket(7) documents it: EDOM, and zero for no timeout, are '
-               'what programs test for.',
+        'why': 'socket(7) documents a zero timeout as none; the other '
+               'answers are as old and as relied on.',
         'measured_by': None,
     },
     {
@@ -170,10 +177,13 @@ ENTRIES = [
                       'a timeout of years',
             'before_epoch': None,
         },
-        'why': 'ERANGE and zero for the default are vsock(7) ABI and stay; '
-               'accepting a negative tv_usec is a bug (the test lacks '
-               'tv_usec >= 0), which the series fixes.',
+        'why': 'ERANGE, and {0, 0} for the default, are what the option has '
+               'answered since it was added, and stay. A negative tv_usec '
+               'used to pass the range check and wrap; it is refused now.',
         'measured_by': None,
+        'fixed': {
+            'subsec': 'ERANGE (tv_usec outside [0, USEC_PER_SEC))',
+        },
     },
     {
         'id': 'SO_LINGER',
@@ -275,10 +285,13 @@ ENTRIES = [
                       'PPS_TIME_INVALID in flags waits forever',
             'before_epoch': None,
         },
-        'why': 'ETIMEDOUT for a negative timeout is LinuxPPS ABI (RFC 2783 '
-               'time_pps_fetch) and stays; nsec is not checked at all, a '
-               'bug the series fixes.',
+        'why': 'ETIMEDOUT at once for a negative sec stays. The nsec used '
+               'not to be checked at all; it is now.',
         'measured_by': None,
+        'fixed': {
+            'subsec': 'EINVAL (nsec outside [0, NSEC_PER_SEC)), before sec is '
+                      'looked at; PPS_TIME_INVALID in flags waits forever',
+        },
     },
     {
         'id': 'CAN_BCM',
@@ -721,7 +734,8 @@ def validate(entries=None, set_aside=None):
                                 ('set-aside', set_aside, ASIDE_FIELDS)):
         for e in items:
             name = '%s %s' % (kind, e.get('id', '?'))
-            if set(e) != set(fields):
+            got = set(e) - ({'fixed'} if kind == 'entry' else set())
+            if got != set(fields):
                 problems.append('%s: fields %s, expected %s' %
                                 (name, sorted(e), list(fields)))
                 continue
@@ -741,6 +755,12 @@ def validate(entries=None, set_aside=None):
             if e['decision'] not in DECISIONS:
                 problems.append('%s: decision %r, not one of %s' %
                                 (name, e['decision'], ', '.join(DECISIONS)))
+            if (e['decision'] == 'fixed') != ('fixed' in e):
+                problems.append('%s: a "fixed" dict goes with decision "fixed", and only '
+                                'with it' % name)
+            elif 'fixed' in e and (not e['fixed'] or set(e['fixed']) - set(CLASSES)):
+                problems.append('%s: fixed answers for %s, expected some of %s' %
+                                (name, sorted(e['fixed']), list(CLASSES)))
             if set(e['answers']) != set(CLASSES):
                 problems.append('%s: answers for %s, expected %s' %
                                 (name, sorted(e['answers']), list(CLASSES)))
@@ -751,7 +771,7 @@ def validate(entries=None, set_aside=None):
             if e['measured_by'] is not None and not isinstance(e['measured_by'], str):
                 problems.append('%s: measured_by is neither None nor a string' % name)
             texts = [e['name'], e['rule'], e['why']] + \
-                [a for a in e['answers'].values() if a]
+                [a for a in e['answers'].values() if a] + list(e.get('fixed', {}).values())
             for t in texts:
                 if unsafe.search(t):
                     problems.append('%s: %r has a character RST would read as '
@@ -765,27 +785,56 @@ def exceptions(entries=None):
             if e['rule'] != 'contract']
 
 
-def answers_text(e):
+def answers_text(e, series=False):
+    """The answers of e per class; series=True: with the series' fixes."""
     labels = (('neg', 'negative'), ('zero', 'zero'), ('tiny', 'tiny'),
               ('huge', 'huge'), ('subsec', 'sub-second field out of range'),
               ('before_epoch', 'before the epoch'))
-    return '; '.join('%s: %s' % (label, e['answers'][k])
-                     for k, label in labels if e['answers'][k])
+    answers = dict(e['answers'], **(e.get('fixed', {}) if series else {}))
+    return '; '.join('%s: %s' % (label, answers[k])
+                     for k, label in labels if answers[k])
 
 
 def rst(entries=None):
-    """An RST list-table of the exceptions: interface, rule, answers, why."""
+    """An RST list-table of the exceptions as the series leaves them (for
+    the Documentation page): interface, rule, answers, why."""
     out = ['.. list-table::', '   :header-rows: 1', '   :widths: 20 15 40 25', '',
            '   * - interface', '     - rule', '     - answers', '     - why it stays']
     for e in exceptions(entries):
-        for i, cell in enumerate((e['name'], e['rule'], answers_text(e),
+        for i, cell in enumerate((e['name'], e['rule'], answers_text(e, series=True),
                                   e['why'])):
-            out.append(('   * - ' if i == 0 else '     - ') + cell)
+            # Wrapped at 76 columns, continued under the cell's first word.
+            out += textwrap.wrap(cell, 76, initial_indent='   * - ' if i == 0 else '     - ',
+                                 subsequent_indent='       ', break_long_words=False,
+                                 break_on_hyphens=False)
     return '\n'.join(out) + '\n'
 
 
+def check_doc(path):
+    """The problem with the page at path, or None if it holds rst()."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        return 'cannot read the page: %s' % e
+    if rst() in text:
+        return None
+    want = rst().splitlines()
+    got = text.splitlines()
+    start = next((i for i, l in enumerate(got) if l == want[0]), None)
+    if start is None:
+        return '%s: no "%s" (the exceptions table is missing)' % (path, want[0])
+    for n, w in enumerate(want):
+        g = got[start + n] if start + n < len(got) else '<end of file>'
+        if g != w:
+            return ('%s:%d: the exceptions table differs from scripts/forms_table.py --rst: '
+                    'has %r, the table gives %r' % (path, start + n + 1, g, w))
+    return '%s: the exceptions table differs from scripts/forms_table.py --rst' % path
+
+
 def main(argv):
-    if len(argv) != 1 or argv[0] not in ('--rst', '--json', '--check'):
+    if not (len(argv) == 1 and argv[0] in ('--rst', '--json', '--check')
+            or len(argv) == 2 and argv[0] == '--check-doc'):
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         return 2
     problems = validate()
@@ -793,7 +842,14 @@ def main(argv):
         for p in problems:
             print('error: forms_table: ' + p, file=sys.stderr)
         return 1
-    if argv[0] == '--rst':
+    if argv[0] == '--check-doc':
+        problem = check_doc(argv[1])
+        if problem:
+            print('error: forms_table: ' + problem, file=sys.stderr)
+            return 1
+        print('forms_table: %s holds the exceptions table (%d rows)' %
+              (argv[1], len(exceptions())))
+    elif argv[0] == '--rst':
         sys.stdout.write(rst())
     elif argv[0] == '--json':
         json.dump({'entries': ENTRIES, 'set_aside': SET_ASIDE}, sys.stdout, indent=1)

@@ -33,4 +33,9 @@ if [ -n "$new" ]; then
 	echo "$new" | sed 's/^/  /' >&2
 	die "htmldocs (timers): $(echo "$new" | wc -l) warning(s) that base lacks (base $nbase, patched $npatched)"
 fi
+# The page's table of the other timeout forms is the audit's table
+# (scripts/forms_table.py --rst), generated, never edited by hand.
+page=$TS_SRC/Documentation/timers/timeouts.rst
+python3 "$TS_REPO/scripts/forms_table.py" --check-doc "$page" ||
+	die "htmldocs (timers): $page does not hold scripts/forms_table.py --rst (regenerate the table in patch $(grep -l 'timers/timeouts.rst' "$TS_PATCHES"/0*.patch | sed 's#.*/##' | sed -n 1p))"
 echo "htmldocs (timers): no new warning (base $nbase, patched $npatched); pages in $TS_OUT/htmldocs-patched/Documentation/output/timers/"

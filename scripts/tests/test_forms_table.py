@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -27,7 +28,8 @@ def cli(*args):
 def list_table_rows(text):
     """The rows of the one list-table in TEXT, each a list of cells, parsed
     by the structure RST gives it: the directive, its options, a blank
-    line, then rows ("* - cell") and their further cells ("  - cell")."""
+    line, then rows ("* - cell") and their further cells ("  - cell"),
+    each continued on lines indented under its first word."""
     lines = text.splitlines()
     if not lines or lines[0] != ".. list-table::":
         raise ValueError("no list-table directive on the first line: %r" % lines[:1])
@@ -42,12 +44,39 @@ def list_table_rows(text):
             rows.append([line[len("   * - "):]])
         elif line.startswith("     - ") and rows:
             rows[-1].append(line[len("     - "):])
+        elif line.startswith("       ") and line.strip() and rows:
+            # A cell continued on the next line, under its first word.
+            rows[-1][-1] += " " + line.strip()
         else:
             raise ValueError("line %d is neither a row nor a cell: %r" % (n, line))
     return rows
 
 
 class Table(unittest.TestCase):
+    def test_check_doc_finds_the_table_and_names_a_change(self):
+        with tempfile.TemporaryDirectory() as d:
+            page = os.path.join(d, "timeouts.rst")
+            table = forms_table.rst()
+            with open(page, "w") as f:
+                f.write("Title\n=====\n\n" + table + "\nMore text.\n")
+            r = cli("--check-doc", page)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            # One answer edited by hand: named, with its line.
+            lines = table.splitlines()
+            n = next(i for i, l in enumerate(lines) if "poll(2)" in l) + 2
+            lines[n] = lines[n].replace("waits forever", "waits for ever")
+            with open(page, "w") as f:
+                f.write("Title\n=====\n\n" + "\n".join(lines) + "\n")
+            r = cli("--check-doc", page)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("timeouts.rst:%d: the exceptions table differs" % (n + 4), r.stderr)
+            # No table at all.
+            with open(page, "w") as f:
+                f.write("Title\n")
+            r = cli("--check-doc", page)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("the exceptions table is missing", r.stderr)
+
     def test_the_table_is_valid(self):
         self.assertEqual(forms_table.validate(), [])
         r = cli("--check")
