@@ -285,12 +285,14 @@ ENTRIES = [
                       'PPS_TIME_INVALID in flags waits forever',
             'before_epoch': None,
         },
-        'why': 'ETIMEDOUT at once for a negative sec stays. The nsec used '
-               'not to be checked at all; it is now.',
+        'why': 'ETIMEDOUT at once for a negative sec stays, and so does the '
+               'carry of a large nsec, which callers use. A negative nsec '
+               'used to make an arbitrary wait; it is refused now.',
         'measured_by': None,
         'fixed': {
-            'subsec': 'EINVAL (nsec outside [0, NSEC_PER_SEC)), before sec is '
-                      'looked at; PPS_TIME_INVALID in flags waits forever',
+            'subsec': 'EINVAL for a negative nsec, before sec is looked at; a '
+                      'nsec of a second or more is carried into sec; '
+                      'PPS_TIME_INVALID in flags waits forever',
         },
     },
     {
@@ -564,8 +566,9 @@ ENTRIES = [
     },
     {
         'id': 'SG_IO',
-        'name': 'ioctl(SG_IO)',
-        'entry_points': ['ioctl SG_IO (SCSI disks, tapes, CD-ROMs, sg)'],
+        'name': 'ioctl(SG_IO) on a SCSI block device',
+        'entry_points': ['ioctl SG_IO on SCSI disks, tapes and CD-ROMs (not /dev/sgN, '
+                         'whose sg driver reads the timeout on its own)'],
         'form': 'unsigned int timeout, milliseconds (struct sg_io_hdr)',
         'functions': ['drivers/scsi/scsi_ioctl.c:scsi_fill_sghdr_rq'],
         'rule': 'u32 ms, at least 7 s',
@@ -580,7 +583,7 @@ ENTRIES = [
             'before_epoch': None,
         },
         'why': 'A SCSI command timeout; the floor keeps error handling '
-               'possible. SCSI generic ABI.',
+               'possible. SG_IO ABI of the block layer.',
         'measured_by': None,
     },
     {
@@ -595,7 +598,9 @@ ENTRIES = [
             'neg': 'read as a huge count: the largest timeout',
             'zero': 'as SG_IO: the device sg_timeout, else 60 s',
             'tiny': 'raised to 7 s, as SG_IO',
-            'huge': 'saturated by clock_t_to_jiffies()',
+            'huge': 'the jiffies are stored in an int and turned into '
+                    'milliseconds in 32 bits: a huge count can wrap, to 0 '
+                    'and the 60 s default among others',
             'subsec': None,
             'before_epoch': None,
         },
