@@ -33,8 +33,6 @@ ENTRIES, a list of dicts, one per interface:
                when the form has none), before_epoch (an absolute timeout
                before 1970; None: every form here is relative)
   why          why the rule stays, or what changes
-  measured_by  where the boot measures it (qemu-config/timeout_forms.c
-               fills it through scripts/forms.py); None for now
   fixed        only for decision "fixed": the answers with the series, for
                the classes the fix changes (a dict keyed like answers); the
                Documentation page shows them in place of 6.12's
@@ -61,7 +59,7 @@ import textwrap
 CLASSES = ('neg', 'zero', 'tiny', 'huge', 'subsec', 'before_epoch')
 DECISIONS = ('kept as ABI', 'converted', 'fixed')
 FIELDS = ('id', 'name', 'entry_points', 'form', 'functions', 'rule',
-          'decision', 'answers', 'why', 'measured_by')
+          'decision', 'answers', 'why')
 ASIDE_FIELDS = ('id', 'functions', 'what', 'why')
 
 NA_UNSIGNED = 'n/a: unsigned, -1 is the largest value'
@@ -88,7 +86,6 @@ ENTRIES = [
         },
         'why': 'Linux has always folded tv_usec into tv_sec here; programs '
                'that pass an unnormalised timeval work, and would break.',
-        'measured_by': None,
     },
     {
         'id': 'setitimer',
@@ -113,7 +110,6 @@ ENTRIES = [
         'why': 'Its rule is the contract for an interval, written as a '
                'private macro, timeval_valid(); the series converts it to '
                'the one definition, answers unchanged.',
-        'measured_by': None,
     },
     {
         'id': 'alarm',
@@ -133,7 +129,6 @@ ENTRIES = [
         },
         'why': 'A count of seconds that cannot be negative has nothing to '
                'check.',
-        'measured_by': None,
     },
     {
         'id': 'SO_RCVTIMEO',
@@ -156,7 +151,6 @@ ENTRIES = [
         },
         'why': 'socket(7) documents a zero timeout as none; the other '
                'answers are as old and as relied on.',
-        'measured_by': None,
     },
     {
         'id': 'SO_VM_SOCKETS_CONNECT_TIMEOUT',
@@ -180,7 +174,6 @@ ENTRIES = [
         'why': 'ERANGE, and {0, 0} for the default, are what the option has '
                'answered since it was added, and stay. A negative tv_usec '
                'used to pass the range check and wrap; it is refused now.',
-        'measured_by': None,
         'fixed': {
             'subsec': 'ERANGE (tv_usec outside [0, USEC_PER_SEC))',
         },
@@ -203,7 +196,6 @@ ENTRIES = [
         },
         'why': 'socket(7) ABI; a linger of zero, to reset on close, is relied '
                'on.',
-        'measured_by': None,
     },
     {
         'id': 'poll',
@@ -223,7 +215,6 @@ ENTRIES = [
         },
         'why': 'poll(2) documents a negative timeout as the way to wait '
                'forever.',
-        'measured_by': None,
     },
     {
         'id': 'epoll_wait',
@@ -244,7 +235,6 @@ ENTRIES = [
         },
         'why': 'epoll_wait(2) documents a negative timeout as the way to wait '
                'forever.',
-        'measured_by': None,
     },
     {
         'id': 'io_uring_min_wait_usec',
@@ -265,7 +255,6 @@ ENTRIES = [
         'why': 'A count that cannot be negative has nothing to check; the '
                'wait as a whole is bounded by the timespec timeout, which '
                'follows the contract.',
-        'measured_by': None,
     },
     {
         'id': 'PPS_FETCH',
@@ -288,7 +277,6 @@ ENTRIES = [
         'why': 'ETIMEDOUT at once for a negative sec stays, and so does the '
                'carry of a large nsec, which callers use. A negative nsec '
                'used to make an arbitrary wait; it is refused now.',
-        'measured_by': None,
         'fixed': {
             'subsec': 'EINVAL for a negative nsec, before sec is looked at; a '
                       'nsec of a second or more is carried into sec; '
@@ -314,7 +302,6 @@ ENTRIES = [
         },
         'why': 'The contract plus an upper bound that keeps the cyclic timers '
                'in range; CAN BCM ABI, checked only with SETTIMER.',
-        'measured_by': None,
     },
     {
         'id': 'LPSETTIMEOUT',
@@ -336,7 +323,6 @@ ENTRIES = [
         'why': 'The clamp is on purpose: old user space passes a 32-bit '
                'tv_nsec in the field. A parallel-port printer: nothing to '
                'gain by a change.',
-        'measured_by': None,
     },
     {
         'id': 'PPSETTIME',
@@ -356,7 +342,6 @@ ENTRIES = [
         },
         'why': 'The contract but for zero, which would make every transfer '
                'time out at once; ppdev ABI.',
-        'measured_by': None,
     },
     {
         'id': 'BINDER_FREEZE',
@@ -376,7 +361,6 @@ ENTRIES = [
         },
         'why': 'A device command of its own (Android binder); nothing in '
                'it is invalid.',
-        'measured_by': None,
     },
     {
         'id': 'IPMICTL_SEND_COMMAND_SETTIME',
@@ -399,7 +383,6 @@ ENTRIES = [
         },
         'why': 'The time between retries of an IPMI message, a protocol '
                'setting; zero for the default is its ABI.',
-        'measured_by': None,
     },
     {
         'id': 'RDMA_CM_RESOLVE_ADDR',
@@ -422,7 +405,6 @@ ENTRIES = [
         },
         'why': 'An RDMA connection manager command, answered by an event; '
                'nothing in it is invalid.',
-        'measured_by': None,
     },
     {
         'id': 'RDMA_CM_RESOLVE_ROUTE',
@@ -443,7 +425,6 @@ ENTRIES = [
         },
         'why': 'An RDMA connection manager command (rdma_resolve_route()); '
                'its ABI.',
-        'measured_by': None,
     },
     {
         'id': 'CEC_RECEIVE',
@@ -462,7 +443,6 @@ ENTRIES = [
             'before_epoch': None,
         },
         'why': 'The CEC uAPI documents zero as no timeout.',
-        'measured_by': None,
     },
     {
         'id': 'MPTCOMMAND',
@@ -481,7 +461,6 @@ ENTRIES = [
             'before_epoch': None,
         },
         'why': 'A command of the Fusion MPT management interface; its ABI.',
-        'measured_by': None,
     },
     {
         'id': 'MPT3COMMAND',
@@ -500,7 +479,6 @@ ENTRIES = [
             'before_epoch': None,
         },
         'why': 'A command of the mpt3sas management interface; its ABI.',
-        'measured_by': None,
     },
     {
         'id': 'IF_PROTO_CISCO',
@@ -520,7 +498,6 @@ ENTRIES = [
         },
         'why': 'The keepalive timeout of Cisco HDLC, a protocol setting; its '
                'ABI.',
-        'measured_by': None,
     },
     {
         'id': 'NVME_IOCTL_CMD',
@@ -543,7 +520,6 @@ ENTRIES = [
         },
         'why': 'A device command timeout of NVMe passthrough; zero for the '
                'default is its ABI.',
-        'measured_by': None,
     },
     {
         'id': 'RIO_WAIT_FOR_ASYNC',
@@ -562,7 +538,6 @@ ENTRIES = [
             'before_epoch': None,
         },
         'why': 'The RapidIO uAPI documents zero as the default timeout.',
-        'measured_by': None,
     },
     {
         'id': 'SG_IO',
@@ -584,7 +559,6 @@ ENTRIES = [
         },
         'why': 'A SCSI command timeout; the floor keeps error handling '
                'possible. SG_IO ABI of the block layer.',
-        'measured_by': None,
     },
     {
         'id': 'CDROM_SEND_PACKET',
@@ -606,7 +580,6 @@ ENTRIES = [
         },
         'why': 'A SCSI command timeout in USER_HZ ticks, passed on to SG_IO; '
                'its ABI.',
-        'measured_by': None,
     },
     {
         'id': 'USBDEVFS_CONTROL',
@@ -626,7 +599,6 @@ ENTRIES = [
         },
         'why': 'usbfs ABI: zero is no timeout, as for the in-kernel USB '
                'message calls.',
-        'measured_by': None,
     },
     {
         'id': 'USBDEVFS_BULK',
@@ -647,7 +619,6 @@ ENTRIES = [
         },
         'why': 'usbfs ABI: zero is no timeout, as for the in-kernel USB '
                'message calls.',
-        'measured_by': None,
     },
     {
         'id': 'IOCTL_GNTDEV_DMABUF_EXP_WAIT_RELEASED',
@@ -666,7 +637,6 @@ ENTRIES = [
             'before_epoch': None,
         },
         'why': 'A Xen grant device command; nothing in it is invalid.',
-        'measured_by': None,
     },
     {
         'id': 'BT_ISO_QOS',
@@ -687,7 +657,6 @@ ENTRIES = [
         },
         'why': 'The range and the unit are the Bluetooth Core '
                'specification, passed on to the controller.',
-        'measured_by': None,
     },
 ]
 
@@ -773,8 +742,6 @@ def validate(entries=None, set_aside=None):
                 problems.append('%s: an answer for negative, zero, tiny or huge is empty' % name)
             if not e['entry_points'] or not e['rule'] or not e['why']:
                 problems.append('%s: empty entry_points, rule or why' % name)
-            if e['measured_by'] is not None and not isinstance(e['measured_by'], str):
-                problems.append('%s: measured_by is neither None nor a string' % name)
             texts = [e['name'], e['rule'], e['why']] + \
                 [a for a in e['answers'].values() if a] + list(e.get('fixed', {}).values())
             for t in texts:

@@ -88,10 +88,6 @@ class Table(unittest.TestCase):
         for i in KNOWN_IDS:
             self.assertIn(i, ids)
 
-    def test_measured_by_is_left_for_the_boot(self):
-        for e in forms_table.ENTRIES:
-            self.assertIn("measured_by", e)
-
     def test_validate_names_what_is_wrong(self):
         def problems(change):
             entries = copy.deepcopy(forms_table.ENTRIES)
@@ -111,7 +107,7 @@ class Table(unittest.TestCase):
         self.assertIn("not file:function",
                       problems(lambda e, a: e[0]["functions"].append("kern_select")))
         self.assertIn("fields",
-                      problems(lambda e, a: e[0].pop("measured_by")))
+                      problems(lambda e, a: e[0].pop("why")))
 
     def test_rst_is_a_list_table_with_one_row_per_exception(self):
         r = cli("--rst")
