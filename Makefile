@@ -98,7 +98,8 @@ check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i3
 check-full: check kunit-sanitizers ## make check, KUnit under sanitizers, every prefix in every configuration (audit and bench apart)
 	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
 
-bench: guest ## cost: bloat-o-meter, and the guest benchmark on base and patched
+bench: guest ## cost in instructions (QEMU -icount) on base, fixes and patched; objdump and bloat-o-meter
+	@$(S)/guest-kernel.sh fixes >/dev/null
 	@$(S)/initramfs.sh bench >/dev/null
 	@$(S)/bench.sh
 

@@ -1,30 +1,52 @@
 #!/usr/bin/env bash
 # usage: scripts/bench.sh
-# The cost of the series against 6.12, in one run: scripts/bloat-o-meter on
-# the base and patched vmlinux of the integration config, then the guest
-# benchmark (qemu-config/bench.c) booted on the base kernel and on the
-# patched kernel in turn, TS_BENCH_ROUNDS times each (default 3), so that a
-# drift of the host between boots falls on both kernels alike;
-# scripts/bench-report.py makes the table ($TS_RESULTS/bench/bench.md) from
-# every round.  The kernels and the bench initramfs must be built (make
-# bench does both).
+# The cost of the series in instructions, in one run: scripts/bloat-o-meter
+# on the base, fixes and patched vmlinux of the integration config, the
+# object code of every function the refactor touches compared between the
+# fixes and the patched build (scripts/objdiff.py), then the guest
+# benchmark (qemu-config/bench.c) booted under QEMU's -icount
+# shift=0,sleep=off (TS_ICOUNT=1: the guest clock counts instructions) on
+# base, fixes and patched in turn, TS_BENCH_ROUNDS times each (default 2);
+# scripts/bench-report.py makes the table ($TS_RESULTS/bench/bench.md)
+# from every round and fails on a spread over 0.5 % or a refactor that
+# costs instructions its object code does not explain.  The kernels and
+# the bench initramfs must be built (make bench does both).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || die "usage: scripts/bench.sh"
 out=$TS_RESULTS/bench
 mkdir -p "$out"
-for k in base patched; do
+kernels=(base fixes patched)
+for k in "${kernels[@]}"; do
 	[ -f "$TS_OUT/guest-$k/vmlinux" ] || die "$TS_OUT/guest-$k/vmlinux not found (run scripts/guest-kernel.sh $k)"
 done
-log "bloat-o-meter: guest-base/vmlinux -> guest-patched/vmlinux"
-"$TS_SRC/scripts/bloat-o-meter" "$TS_OUT/guest-base/vmlinux" "$TS_OUT/guest-patched/vmlinux" \
-	>"$out/bloat-o-meter.txt" || die "scripts/bloat-o-meter failed"
+for pair in base:fixes fixes:patched; do
+	a=${pair%%:*} b=${pair#*:}
+	log "bloat-o-meter: guest-$a/vmlinux -> guest-$b/vmlinux"
+	"$TS_SRC/scripts/bloat-o-meter" "$TS_OUT/guest-$a/vmlinux" "$TS_OUT/guest-$b/vmlinux" \
+		>"$out/bloat-o-meter-$a-$b.txt" || die "scripts/bloat-o-meter $a -> $b failed"
+done
+# The C files the refactor changes, whose objects the guest builds.
+last_fix=$(series_commits "$TS_SRC" fixes | sed -n '$p')
+[ -n "$last_fix" ] || die "no fixes part in $TS_SRC"
+objs=()
+while read -r f; do
+	o=${f%.c}.o
+	if [ -f "$TS_OUT/guest-fixes/$o" ] && [ -f "$TS_OUT/guest-patched/$o" ]; then objs+=("$o"); fi
+done < <(git -C "$TS_SRC" diff --name-only "$last_fix" HEAD -- '*.c')
+[ ${#objs[@]} -gt 0 ] || die "no object of the refactor's C files in both guest builds"
+log "objdump: ${#objs[@]} objects of the refactor, fixes vs patched"
+python3 "$TS_REPO/scripts/objdiff.py" "$TS_OUT/guest-fixes" "$TS_OUT/guest-patched" "${objs[@]}" \
+	>"$out/objdiff.md" || die "scripts/objdiff.py failed (see $out/objdiff.md)"
 rounds=$TS_BENCH_ROUNDS
-rm -f "$out"/base/serial-*.log "$out"/patched/serial-*.log
+for k in "${kernels[@]}"; do
+	mkdir -p "$out/$k"
+	rm -f "$out/$k"/serial-*.log
+done
 for r in $(seq 1 "$rounds"); do
-	for k in base patched; do
-		"$TS_REPO/scripts/boot.sh" "$k" bench
+	for k in "${kernels[@]}"; do
+		TS_ICOUNT=1 "$TS_REPO/scripts/boot.sh" "$k" bench
 		cp "$out/$k/serial.log" "$out/$k/serial-$r.log"
 	done
 done
