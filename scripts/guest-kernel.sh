@@ -1,20 +1,33 @@
 #!/usr/bin/env bash
-# usage: scripts/guest-kernel.sh {base|fixes|patched}
+# usage: scripts/guest-kernel.sh {base|fixes|patched} [sanitized]
 # Build the bzImage of the integration-boot guest from the kernel's tree
 # (lib.sh: src_of) in $TS_OUT/guest-<kernel>: tinyconfig plus
 # qemu-config/guest.config (lib.sh: kconfig), then make bzImage, which
 # rebuilds only what changed.  Records the commit built in
 # $TS_OUT/guest-<kernel>/ts-commit.  Prints the path of the bzImage.
+# With the variant "sanitized", qemu-config/sanitized.config (KASAN, UBSAN,
+# lockdep, debugobjects) is merged last and the build goes to
+# $TS_OUT/guest-<kernel>-sanitized instead (make check-sanitized).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 1 ] || die "usage: scripts/guest-kernel.sh {base|fixes|patched}"
+usage="usage: scripts/guest-kernel.sh {base|fixes|patched} [sanitized]"
+[ $# -ge 1 ] && [ $# -le 2 ] || die "$usage"
 kernel=$1
 src=$(src_of "$kernel")
 [ -f "$src/Makefile" ] || die "kernel tree $src not found (run make tree)"
-out=$TS_OUT/guest-$kernel
+fragments=("$TS_REPO/qemu-config/guest.config")
+case ${2:-} in
+'') out=$TS_OUT/guest-$kernel ;;
+sanitized)
+	out=$TS_OUT/guest-$kernel-sanitized
+	fragments+=("$TS_REPO/qemu-config/sanitized.config")
+	kernel="$kernel (sanitized)"
+	;;
+*) die "unknown variant '$2' ($usage)" ;;
+esac
 
-kconfig "$src" "$out" tinyconfig "$TS_REPO/qemu-config/guest.config"
+kconfig "$src" "$out" tinyconfig "${fragments[@]}"
 log "building the $kernel guest bzImage in $out"
 start=$(date +%s)
 kmake "$src" "$out" -s bzImage >&2 || die "make bzImage failed for the $kernel guest kernel in $out"
