@@ -24,7 +24,8 @@ ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 
 .PHONY: all test deps base tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
 	initramfs boot report fixes audit check check-patches check-bisect \
-	check-warnings htmldocs check-scripts check-full bench mbox help clean-work
+	check-warnings htmldocs check-scripts check-sanitized check-full bench mbox help \
+	clean-work
 
 all: kunit report fixes ## the main job: KUnit, base and patched judged, the fixes alone
 
@@ -92,6 +93,15 @@ htmldocs: tree ## make htmldocs SPHINXDIRS=timers on base and patched: no new wa
 
 check-scripts: tree ## the host scripts' own tests (scripts/tests)
 	@$(S)/tests/run.sh
+
+# Both kernels boot and both are judged even if one fails.
+check-sanitized: tree initramfs ## the integration suite on KASAN/UBSAN/lockdep/debugobjects guests: patched reports nothing, base's reports listed
+	@$(S)/guest-kernel.sh base sanitized >/dev/null
+	@$(S)/guest-kernel.sh patched sanitized >/dev/null
+	@rc=0; $(S)/boot.sh --list-reports base tests sanitized || rc=1; \
+	$(S)/boot.sh patched tests sanitized || rc=1; \
+	$(S)/splats.py report "$(RESULTS)/tests-sanitized" base patched || rc=1; \
+	$(S)/report.py "$(RESULTS)/tests-sanitized" base patched || rc=1; exit $$rc
 
 check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 kunit-arm64 fixes ## the review checks that fit CI's hour
 

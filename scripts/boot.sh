@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: scripts/boot.sh {base|fixes|patched} [tests|bench]
+# usage: scripts/boot.sh [--list-reports] {base|fixes|patched} [tests|bench] [sanitized]
 # Boot a guest kernel (scripts/guest-kernel.sh) with the initramfs of a
 # suite (scripts/initramfs.sh; default tests) under QEMU
 # (qemu-config/qemu.sh), bounded by TS_BOOT_TIMEOUT seconds.  Keeps the
@@ -11,30 +11,63 @@
 # of programs than the initramfs lists, or whose count of failed programs
 # disagrees with QEMU's exit.  What the results mean is
 # scripts/report.py's to judge.
+#
+# With the variant "sanitized" it boots the sanitized guest
+# ($TS_OUT/guest-<kernel>-sanitized: KASAN, UBSAN, lockdep, debugobjects),
+# with kasan_multi_shot added to the kernel parameters, bounded by
+# TS_SANITIZED_BOOT_TIMEOUT seconds, and keeps everything in
+# $TS_RESULTS/<suite>-sanitized/<kernel>; scripts/splats.py lists the
+# kernel's reports, each with its program and input, in splats.json there
+# (debugobjects' ODEBUG lines count too).  A report fails the boot, named,
+# unless --list-reports (sanitized only) makes the reports findings to list
+# (make check-sanitized, on base); every other check stays.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: scripts/boot.sh {base|fixes|patched} [tests|bench]"
-[ $# -ge 1 ] && [ $# -le 2 ] || die "$usage"
+usage="usage: scripts/boot.sh [--list-reports] {base|fixes|patched} [tests|bench] [sanitized]"
+list_reports=0
+if [ "${1:-}" = --list-reports ]; then
+	list_reports=1
+	shift
+fi
+[ $# -ge 1 ] && [ $# -le 3 ] || die "$usage"
 kernel=$1
 suite=${2:-tests}
+variant=${3:-}
 src_of "$kernel" >/dev/null
-image=$TS_OUT/guest-$kernel/arch/x86/boot/bzImage
+case $variant in
+'')
+	[ "$list_reports" = 0 ] || die "--list-reports is for the sanitized variant only ($usage)"
+	guest=$TS_OUT/guest-$kernel
+	results=$TS_RESULTS/$suite/$kernel
+	limit=$TS_BOOT_TIMEOUT
+	append=$TS_APPEND
+	;;
+sanitized)
+	guest=$TS_OUT/guest-$kernel-sanitized
+	results=$TS_RESULTS/$suite-sanitized/$kernel
+	limit=$TS_SANITIZED_BOOT_TIMEOUT
+	# Every bad access reported, not the first only.
+	append="kasan_multi_shot${TS_APPEND:+ $TS_APPEND}"
+	;;
+*) die "unknown variant '$variant' ($usage)" ;;
+esac
+image=$guest/arch/x86/boot/bzImage
 initramfs=$TS_OUT/initramfs-$suite/initramfs.cpio
 programs=$TS_OUT/initramfs-$suite/tests
-[ -f "$image" ] || die "$image not found (run scripts/guest-kernel.sh $kernel)"
+[ -f "$image" ] || die "$image not found (run scripts/guest-kernel.sh $kernel${variant:+ $variant})"
 [ -f "$initramfs" ] && [ -f "$programs" ] || die "$initramfs not found (run scripts/initramfs.sh $suite)"
-results=$TS_RESULTS/$suite/$kernel
 log=$results/serial.log
 json=$results/verdict.json
 mkdir -p "$results"
-rm -f "$log" "$json" "$results/commit"
-cp "$TS_OUT/guest-$kernel/ts-commit" "$results/commit"
+splats_json=$results/splats.json
+rm -f "$log" "$json" "$results/commit" "$splats_json"
+cp "$guest/ts-commit" "$results/commit"
 
-log "booting the $kernel guest kernel (limit $TS_BOOT_TIMEOUT s; serial console in $log)"
+log "booting the $kernel${variant:+ $variant} guest kernel (limit $limit s; serial console in $log)"
 start=$(date +%s%N)
 rc=0
-timeout -k 5 "$TS_BOOT_TIMEOUT" "$TS_REPO/qemu-config/qemu.sh" "$image" "$initramfs" "$log" || rc=$?
+TS_APPEND=$append timeout -k 5 "$limit" "$TS_REPO/qemu-config/qemu.sh" "$image" "$initramfs" "$log" || rc=$?
 wall=$((($(date +%s%N) - start) / 1000000))
 wall=$(printf '%d.%03d' $((wall / 1000)) $((wall % 1000)))
 [ -f "$log" ] || die "QEMU (exit $rc) wrote no serial log $log"
@@ -43,7 +76,7 @@ wall=$(printf '%d.%03d' $((wall / 1000)) $((wall % 1000)))
 problems=()
 case $rc in
 1 | 3) ;; # /init's verdict: checked against verdict.json below
-124 | 137) problems+=("timeout: the guest did not finish within $TS_BOOT_TIMEOUT s") ;;
+124 | 137) problems+=("timeout: the guest did not finish within $limit s") ;;
 0) problems+=("no verdict: the guest rebooted or panicked before /init finished (QEMU exit 0)") ;;
 *) problems+=("QEMU failed (exit $rc)") ;;
 esac
@@ -54,9 +87,33 @@ badness=$TS_SRC/tools/testing/selftests/rcutorture/bin/console-badness.sh
 splats=$({ "$badness" <"$log" || [ $? -eq 1 ]; } &&
 	{ grep -E 'Kernel panic|UBSAN:|KASAN:' "$log" || [ $? -eq 1 ]; }) ||
 	die "searching $log for kernel splats failed"
-if [ -n "$splats" ]; then
-	sed -n 1,5p <<<"$splats" >&2
-	problems+=("kernel splat in the serial log (the first lines are above)")
+if [ -z "$variant" ]; then
+	if [ -n "$splats" ]; then
+		sed -n 1,5p <<<"$splats" >&2
+		problems+=("kernel splat in the serial log (the first lines are above)")
+	fi
+else
+	# The same lines and more (ODEBUG), grouped into reports, each with
+	# its program and input.
+	python3 "$TS_REPO/scripts/splats.py" scan --badness "$badness" "$log" "$splats_json" >"$results/splats.txt" ||
+		die "scripts/splats.py could not read $log"
+	nreports=$(wc -l <"$results/splats.txt")
+	# Every line the check above found must be in a report.
+	missed=$(python3 -c 'import json, sys
+have = {t for r in json.load(open(sys.argv[1]))["reports"] for _, t in r["lines"]}
+print("\n".join(l for l in sys.stdin.read().splitlines() if l and l not in have))' "$splats_json" <<<"$splats") ||
+		die "reading $splats_json failed"
+	if [ -n "$missed" ]; then
+		sed -n 1,5p <<<"$missed" >&2
+		problems+=("scripts/splats.py left out splat lines that console-badness.sh or the grep found (the first are above)")
+	fi
+	if [ "$nreports" -gt 0 ] && [ "$list_reports" = 0 ]; then
+		sed 's/^/  /' "$results/splats.txt" >&2
+		problems+=("$nreports kernel report(s) in the serial log (named above; $splats_json)")
+	elif [ "$nreports" -gt 0 ]; then
+		log "$kernel: $nreports kernel report(s), listed as findings in $splats_json:"
+		sed 's/^/  /' "$results/splats.txt" >&2
+	fi
 fi
 
 ktap_rc=0

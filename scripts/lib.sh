@@ -15,6 +15,7 @@ TS_PATCHES=${TS_PATCHES:-$TS_REPO/patches}       # the patch set make check-* ch
 [ ! -d "$TS_PATCHES" ] || TS_PATCHES=$(cd "$TS_PATCHES" && pwd -P) # absolute: used from other dirs
 TS_CHECK_VARIANTS=${TS_CHECK_VARIANTS:-integration} # check-bisect's configurations
 TS_BOOT_TIMEOUT=${TS_BOOT_TIMEOUT:-60}           # seconds a guest boot may take
+TS_SANITIZED_BOOT_TIMEOUT=${TS_SANITIZED_BOOT_TIMEOUT:-300} # seconds a sanitized guest boot may take
 TS_APPEND=${TS_APPEND:-}                         # extra guest kernel parameters
 TS_BENCH_ROUNDS=${TS_BENCH_ROUNDS:-2}            # boots per kernel in make bench
 TS_ICOUNT=${TS_ICOUNT:-0}                        # 1: QEMU counts instructions (-icount; bench.sh sets it)

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""usage: scripts/splats.py scan --badness SCRIPT SERIAL_LOG SPLATS_JSON
+       scripts/splats.py report RESULTS_DIR OLD NEW
+
+The reader of the kernel reports of a sanitized boot (make check-sanitized:
+KASAN, UBSAN, lockdep, DEBUG_ATOMIC_SLEEP, debugobjects), and their judge.
+
+scan finds every splat line of SERIAL_LOG: each line that the tree's
+console-badness.sh (SCRIPT, tools/testing/selftests/rcutorture/bin/) prints,
+and each line with "Kernel panic", "UBSAN:" or "KASAN:" (what
+scripts/boot.sh fails on) or "ODEBUG:" (debugobjects; console-badness.sh
+leaves those out).  It groups them into reports, one per headline:
+
+  BUG: KASAN: ..., UBSAN: ..., ODEBUG: ..., BUG: ..., WARNING: ...
+  (lockdep's and RCU's reports, a WARN's "WARNING: CPU: N PID: N at"),
+  Oops: ..., general protection fault..., Kernel panic ...
+
+A "WARNING: CPU:", "Oops:" or "Kernel panic" line that follows a headline
+before any program printed a line belongs to that headline's report (an
+ODEBUG report ends in its WARN, a bad access in an Oops); any other splat
+line belongs to the report open before it (a report without a headline yet
+takes the next one: KASAN's and lockdep's open with a line of "="), or
+starts one of its own if none is: no splat line is left out of a report.
+
+Each report is placed in the guest's output (qemu-config/init.c): the
+program whose part of the log holds it (init's "ok N NAME" line closes the
+part), and the input that caused it: a program prints one line per input
+after the call returned (timeout_classes' "# <abi> <entry> <mode> sec=..
+nsec=..: ... got=..." lines, read by scripts/timeout_classes.py;
+timeout_forms' "# form ..." lines, read by scripts/forms.py), so a report
+belongs to the first input line that follows it within the same program.
+Programs write through a pipe that /init copies to the console, so a line
+may reach the console after a report its call did not cause; the report
+therefore also gives the syscall its call trace names.  Writes SPLATS_JSON:
+
+  {"log": SERIAL_LOG, "splat_lines": N, "reports": [{"line": L, "kind",
+   "title", "headlines": [..], "lines": [[L, text], ..], "program",
+   "input": [L, text] or null, "next": [L, text] or null, "syscall"}]}
+
+and prints one line per report.  Exit 0 once written (reports or not), 1
+if the log cannot be read or SCRIPT fails, 2 on a usage error.
+
+report reads RESULTS_DIR/OLD/splats.json and RESULTS_DIR/NEW/splats.json
+and writes RESULTS_DIR/sanitizer-reports-OLD-NEW.md: every report of each
+kernel with its program and input.  OLD's reports are findings, listed;
+NEW must have none.  Exit 1 if NEW has a report (each named on stderr) or
+a splats.json is missing or unreadable, 2 on a usage error, 0 otherwise.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+import forms
+import timeout_classes as tc
+
+# What scripts/boot.sh greps besides console-badness.sh, and debugobjects.
+EXTRA = re.compile(r"Kernel panic|UBSAN:|KASAN:|ODEBUG:")
+# The first line of a report.
+HEADLINE = re.compile(r"^(BUG: |WARNING: |UBSAN: |ODEBUG: |Oops: |general protection fault|"
+                      r"Kernel panic)")
+# Headlines that continue the report open before them.
+CONTINUATION = re.compile(r"^(WARNING: CPU: \d+ PID: \d+ at |Oops: |Kernel panic)")
+# A line a program printed (indented by /init), and /init's own lines.
+PROGRAM_LINE = re.compile(r"^(    )+(#|ok |not ok |TAP version |KTAP version |\d+\.\.\d+$)")
+INIT_LINE = re.compile(r"^((not )?ok \d+ |# \S+: [\d.]+ s$|KTAP version |1\.\.\d+$|"
+                       r"# boot-to-verdict: |# init: )")
+# init's line that closes a program's part of the log.
+PROGRAM_DONE = re.compile(r"^(?:not )?ok (\d+) (\S+)")
+# The syscall in a call trace (x86_64 and ia32/compat entry points).
+SYSCALL = re.compile(r"\b(?:__x64_sys|__ia32_sys|__ia32_compat_sys|__x64_compat_sys|__do_sys|"
+                     r"__se_sys|__do_compat_sys|__se_compat_sys)_(\w+)")
+
+
+def kind(title):
+    """What reported: the checker a headline comes from."""
+    if title.startswith("BUG: KASAN:"):
+        return "KASAN"
+    if title.startswith("UBSAN:"):
+        return "UBSAN"
+    if title.startswith("ODEBUG:"):
+        return "debugobjects"
+    if title.startswith("BUG: sleeping function called from invalid context"):
+        return "might_sleep"
+    if re.match(r"WARNING: CPU: \d+ PID: \d+ at ", title):
+        return "WARN"
+    if title.startswith("WARNING: "):
+        return "lockdep"
+    if title.startswith("BUG: "):
+        return "BUG"
+    if HEADLINE.match(title):
+        return "oops"
+    return "other"
+
+
+def is_input(line):
+    """A program's line for one input: timeout_classes' or timeout_forms'."""
+    s = line.strip()
+    return bool(tc.diag(s) or forms.FORM.match(s))
+
+
+def splat_lines(lines, badness):
+    """The numbers (1-based) of the splat lines of lines."""
+    text = "".join(line + "\n" for line in lines)
+    r = subprocess.run([badness], input=text, capture_output=True, text=True)
+    if r.returncode not in (0, 1):  # grep: 1 means nothing found
+        raise RuntimeError(f"{badness} failed (exit {r.returncode}): {r.stderr.strip()}")
+    flagged = set(r.stdout.splitlines())
+    return [i + 1 for i, line in enumerate(lines) if line in flagged or EXTRA.search(line)]
+
+
+def scan(lines, badness):
+    """The reports of a serial log's lines (without line ends)."""
+    splats = set(splat_lines(lines, badness))
+    reports, cur = [], None
+    # The program of each line: the name its closing line gives, by part.
+    part_of, names, part = [], {}, 0
+    for line in lines:
+        part_of.append(part)
+        m = PROGRAM_DONE.match(line)
+        if m:
+            names[part] = m.group(2)
+            part += 1
+    first_program = next((i for i, line in enumerate(lines) if line.startswith("1..")), None)
+    for n, line in enumerate(lines, 1):
+        if PROGRAM_LINE.match(line) or INIT_LINE.match(line):
+            cur = None  # a program or /init spoke: the report is over
+            continue
+        if n not in splats:
+            continue
+        head = bool(HEADLINE.match(line))
+        if cur is None or (head and cur["headlines"] and not CONTINUATION.match(line)):
+            cur = {"line": n, "title": line, "headlines": [], "lines": []}
+            reports.append(cur)
+        if head:
+            cur["headlines"].append(line)
+        cur["lines"].append([n, line])
+    for r in reports:
+        i = r["line"] - 1
+        p = part_of[i]
+        if first_program is None or i < first_program:
+            r["program"] = "(boot, before the first program)"
+        else:
+            r["program"] = names.get(p, f"program {p + 1} (its part of the log did not end)")
+        r["title"] = (r["headlines"] or [r["title"]])[0]
+        r["kind"] = kind(r["title"])
+        r["input"] = r["next"] = r["syscall"] = None
+        for j in range(i + 1, len(lines)):
+            if part_of[j] != p or PROGRAM_DONE.match(lines[j]):
+                break
+            if r["next"] is None and PROGRAM_LINE.match(lines[j]):
+                r["next"] = [j + 1, lines[j].strip()]
+            if is_input(lines[j]):
+                r["input"] = [j + 1, lines[j].strip()]
+                break
+        # The call trace: the report's lines up to the next program line.
+        for j in range(i, len(lines)):
+            if j > i and (PROGRAM_LINE.match(lines[j]) or INIT_LINE.match(lines[j])):
+                break
+            m = SYSCALL.search(lines[j])
+            if m:
+                r["syscall"] = m.group(1)
+                break
+    return {"splat_lines": len(splats), "reports": reports}
+
+
+def describe(r):
+    where = r["program"]
+    inp = f"input: {r['input'][1]} (line {r['input'][0]})" if r["input"] else "no input line follows"
+    sc = f"; syscall {r['syscall']}" if r["syscall"] else ""
+    return f"line {r['line']}: {r['kind']}: {r['title']} [{where}; {inp}{sc}]"
+
+
+def cmd_scan(argv):
+    if len(argv) != 4 or argv[0] != "--badness":
+        print(__doc__.strip().splitlines()[0], file=sys.stderr)
+        return 2
+    badness, log, out = argv[1], argv[2], argv[3]
+    try:
+        with open(log, errors="replace") as f:
+            lines = [line.rstrip("\r\n").rstrip("\r") for line in f]
+        result = scan(lines, badness)
+    except (OSError, RuntimeError) as e:
+        print(f"error: splats.py: {e}", file=sys.stderr)
+        return 1
+    result = {"log": log, **result}
+    with open(out, "w") as f:
+        json.dump(result, f, indent=1)
+    for r in result["reports"]:
+        print(describe(r))
+    return 0
+
+
+def md_escape(s):
+    return s.replace("|", "\\|").replace("`", "'")
+
+
+def cmd_report(argv):
+    if len(argv) != 3:
+        print(__doc__.strip().splitlines()[1].strip(), file=sys.stderr)
+        return 2
+    results, old, new = argv
+    data, problems = {}, []
+    for k in (old, new):
+        path = os.path.join(results, k, "splats.json")
+        try:
+            with open(path) as f:
+                data[k] = json.load(f)
+        except (OSError, ValueError) as e:
+            problems.append(f"{k}: no reports read from {path} ({e}): the sanitized boot did not run")
+    out = [f"# Sanitizer reports: {old} and {new}", "",
+           "The integration suite booted on the sanitized guests (qemu-config/sanitized.config: "
+           "KASAN, UBSAN, lockdep, DEBUG_ATOMIC_SLEEP, debugobjects for timers; kasan_multi_shot). "
+           f"Reports on {old} are findings, listed; {new} must have none. A report belongs to the "
+           "first input line its program printed after it (programs print a line once the call "
+           "returned); the syscall is the one its call trace names.", ""]
+    for k in (old, new):
+        if k not in data:
+            continue
+        reps = data[k]["reports"]
+        out.append(f"## {k}: {len(reps)} report{'' if len(reps) == 1 else 's'}")
+        out.append("")
+        if not reps:
+            out += [f"{k} gave no report: no splat line in {data[k]['log']}.", ""]
+            continue
+        out += ["| # | kind | report | program | input | syscall | log line |",
+                "|---|---|---|---|---|---|---|"]
+        for i, r in enumerate(reps, 1):
+            inp = (f"`{md_escape(r['input'][1])}`" if r["input"]
+                   else "none follows" + (f" (next line: `{md_escape(r['next'][1])}`)"
+                                          if r["next"] else ""))
+            out.append(f"| {i} | {r['kind']} | `{md_escape(' / '.join(r['headlines']) or r['title'])}` "
+                       f"| {md_escape(r['program'])} | {inp} | {r['syscall'] or '-'} | {r['line']} |")
+        out.append("")
+        out.append(f"The lines of each report ({data[k]['log']}):")
+        out.append("")
+        for i, r in enumerate(reps, 1):
+            out.append(f"{i}. " + "; ".join(f"{n}: `{md_escape(t)}`" for n, t in r["lines"][:8])
+                       + (f"; ... ({len(r['lines'])} splat lines)" if len(r["lines"]) > 8 else ""))
+        out.append("")
+    if new in data:
+        for r in data[new]["reports"]:
+            problems.append(f"{new}: report at {describe(r)}")
+    md = os.path.join(results, f"sanitizer-reports-{old}-{new}.md")
+    with open(md, "w") as f:
+        f.write("\n".join(out))
+    for p in problems:
+        print(f"error: {p}", file=sys.stderr)
+    n_old = len(data[old]["reports"]) if old in data else "?"
+    n_new = len(data[new]["reports"]) if new in data else "?"
+    print(f"sanitizer reports: {old} {n_old} (listed), {new} {n_new}; {md}")
+    return 1 if problems else 0
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] not in ("scan", "report"):
+        print(__doc__.strip().split("\n\n")[0], file=sys.stderr)
+        return 2
+    return (cmd_scan if sys.argv[1] == "scan" else cmd_report)(sys.argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
