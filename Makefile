@@ -7,13 +7,16 @@
 #                           +-> audit
 #                           +-> check-bisect, check-warnings, htmldocs, check-scripts,
 #                               kunit-i386, kunit-arm64 (+ check-patches, fixes) -> check
+#                           +-> initramfs -> check-sanitized (in check-full)
 #                           +-> kunit + report -> mbox
 #
 # `make` (all) is the main job: KUnit, both boots judged, and the fixes
 # part proven alone.  `make test` is what CI runs first: KUnit and the
 # integration boot, judged.  CI (.ci/run) then runs `make audit`, `make
 # check` and `make mbox` with a stand-in author.  `make check-full` adds
-# what does not fit in CI's hour.  Every build product lives in $TS_WORK
+# what does not fit in CI's hour: every prefix in every configuration, and
+# KUnit and the integration boot under KASAN, UBSAN, lockdep and
+# debugobjects (check-sanitized: two more cold kernel builds of 9 min).  Every build product lives in $TS_WORK
 # (default ~/.cache/timespec-sanity); scripts/lib.sh declares every TS_*
 # variable.
 
@@ -105,7 +108,7 @@ check-sanitized: tree initramfs ## the integration suite on KASAN/UBSAN/lockdep/
 
 check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 kunit-arm64 fixes ## the review checks that fit CI's hour
 
-check-full: check kunit-sanitizers ## make check, KUnit under sanitizers, every prefix in every configuration (audit and bench apart)
+check-full: check kunit-sanitizers check-sanitized ## make check, KUnit and the integration boot under sanitizers, every prefix in every configuration (audit and bench apart)
 	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
 
 bench: guest ## cost in instructions (QEMU -icount) on base, fixes and patched; objdump and bloat-o-meter
