@@ -15,17 +15,17 @@ usage="usage: scripts/guest-kernel.sh {base|fixes|patched} [sanitized]"
 [ $# -ge 1 ] && [ $# -le 2 ] || die "$usage"
 kernel=$1
 src=$(src_of "$kernel")
-[ -f "$src/Makefile" ] || die "kernel tree $src not found (run make tree)"
 fragments=("$TS_REPO/qemu-config/guest.config")
 case ${2:-} in
 '') out=$TS_OUT/guest-$kernel ;;
 sanitized)
 	out=$TS_OUT/guest-$kernel-sanitized
 	fragments+=("$TS_REPO/qemu-config/sanitized.config")
-	kernel="$kernel (sanitized)"
 	;;
 *) die "unknown variant '$2' ($usage)" ;;
 esac
+[ -f "$src/Makefile" ] || die "kernel tree $src not found (run make tree)"
+kernel+=${2:+ ($2)}
 
 kconfig "$src" "$out" tinyconfig "${fragments[@]}"
 log "building the $kernel guest bzImage in $out"

@@ -84,6 +84,16 @@ for s in tree.sh guest-kernel.sh boot.sh kunit.sh check-patches.sh check-bisect.
 	expect 1 "$s with a wrong argument names its usage" "usage\|unknown" \
 		"$TS_REPO/scripts/$s" no-such-argument extra-argument
 done
+# The sanitized variant: another variant, or --list-reports without it
+# (the plain boot fails on any splat), is refused before anything runs.
+expect 1 "guest-kernel.sh refuses an unknown variant" "unknown variant 'sanitised'" \
+	"$TS_REPO/scripts/guest-kernel.sh" base sanitised
+expect 1 "boot.sh refuses an unknown variant" "unknown variant 'sanitised'" \
+	"$TS_REPO/scripts/boot.sh" base tests sanitised
+expect 1 "boot.sh --list-reports is for the sanitized variant only" "sanitized variant only" \
+	"$TS_REPO/scripts/boot.sh" --list-reports base tests
+expect 1 "boot.sh refuses a TS_SANITIZED_SCALE that is not a factor" "TS_SANITIZED_SCALE=0.5" \
+	env TS_SANITIZED_SCALE=0.5 "$TS_REPO/scripts/boot.sh" base tests sanitized
 
 echo "1..$n"
 [ "$nfail" -eq 0 ] || { echo "error: test_lib.sh: $nfail of $n failed" >&2; exit 1; }
