@@ -113,7 +113,8 @@ else
 	# Every line the check above found must be in a report.
 	missed=$(python3 -c 'import json, sys
 have = {t for r in json.load(open(sys.argv[1]))["reports"] for _, t in r["lines"]}
-print("\n".join(l for l in sys.stdin.read().splitlines() if l and l not in have))' "$splats_json" <<<"$splats") ||
+lines = [l.rstrip("\r") for l in sys.stdin.read().splitlines()]  # the log has CRLF
+print("\n".join(l for l in lines if l and l not in have))' "$splats_json" <<<"$splats") ||
 		die "reading $splats_json failed"
 	if [ -n "$missed" ]; then
 		sed -n 1,5p <<<"$missed" >&2
