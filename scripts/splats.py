@@ -28,12 +28,17 @@ part), and the input that caused it: a program prints one line per input
 after the call returned (timeout_classes' "# <abi> <entry> <mode> sec=..
 nsec=..: ... got=..." lines, read by scripts/timeout_classes.py;
 timeout_forms' "# form ..." lines, read by scripts/forms.py), so a report
-belongs to the first input line that follows it within the same program.
-Programs write through a pipe that /init copies to the console, so a line
-may reach the console after a report its call did not cause; the report
-therefore also gives the syscall its call trace names.  Writes SPLATS_JSON:
+was caused by the first input line that follows it within the same program
+or by a later one: programs write through a pipe that /init copies to the
+console while the kernel prints at once, so lines of earlier inputs may
+still be in the pipe (the negative experiment of make check-sanitized saw
+0 to 5 lines of lag; none across a call that sleeps, which lets /init run).
+The report therefore also gives the syscall its call trace names.  Lines
+that say a checker stopped ("Disabling lock debugging due to kernel taint":
+lockdep is off after a KASAN report) are kept as notes.  Writes SPLATS_JSON:
 
-  {"log": SERIAL_LOG, "splat_lines": N, "reports": [{"line": L, "kind",
+  {"log": SERIAL_LOG, "splat_lines": N, "notes": [[L, text], ..],
+   "reports": [{"line": L, "kind",
    "title", "headlines": [..], "lines": [[L, text], ..], "program",
    "input": [L, text] or null, "next": [L, text] or null, "syscall"}]}
 
@@ -68,6 +73,9 @@ INIT_LINE = re.compile(r"^((not )?ok \d+ |# \S+: [\d.]+ s$|KTAP version |1\.\.\d
                        r"# boot-to-verdict: |# init: )")
 # init's line that closes a program's part of the log.
 PROGRAM_DONE = re.compile(r"^(?:not )?ok (\d+) (\S+)")
+# A checker stopped checking.
+NOTE = re.compile(r"Disabling lock debugging due to kernel taint|turning off the locking correctness "
+                  r"validator|ODEBUG: Out of memory|lockdep is turned off")
 # The syscall in a call trace (x86_64 and ia32/compat entry points).
 SYSCALL = re.compile(r"\b(?:__x64_sys|__ia32_sys|__ia32_compat_sys|__x64_compat_sys|__do_sys|"
                      r"__se_sys|__do_compat_sys|__se_compat_sys)_(\w+)")
@@ -162,12 +170,14 @@ def scan(lines, badness):
             if m:
                 r["syscall"] = m.group(1)
                 break
-    return {"splat_lines": len(splats), "reports": reports}
+    notes = [[n, line] for n, line in enumerate(lines, 1) if NOTE.search(line)]
+    return {"splat_lines": len(splats), "notes": notes, "reports": reports}
 
 
 def describe(r):
     where = r["program"]
-    inp = f"input: {r['input'][1]} (line {r['input'][0]})" if r["input"] else "no input line follows"
+    inp = (f"input: this or a later one: {r['input'][1]} (line {r['input'][0]})" if r["input"]
+           else "no input line follows")
     sc = f"; syscall {r['syscall']}" if r["syscall"] else ""
     return f"line {r['line']}: {r['kind']}: {r['title']} [{where}; {inp}{sc}]"
 
@@ -212,9 +222,11 @@ def cmd_report(argv):
     out = [f"# Sanitizer reports: {old} and {new}", "",
            "The integration suite booted on the sanitized guests (qemu-config/sanitized.config: "
            "KASAN, UBSAN, lockdep, DEBUG_ATOMIC_SLEEP, debugobjects for timers; kasan_multi_shot). "
-           f"Reports on {old} are findings, listed; {new} must have none. A report belongs to the "
+           f"Reports on {old} are findings, listed; {new} must have none. A report was caused by the "
            "first input line its program printed after it (programs print a line once the call "
-           "returned); the syscall is the one its call trace names.", ""]
+           "returned) or by a later one of the same program: they print through /init's pipe, the "
+           "kernel at once, so earlier lines may lag (none across a call that sleeps). The syscall "
+           "is the one its call trace names.", ""]
     for k in (old, new):
         if k not in data:
             continue
@@ -224,7 +236,11 @@ def cmd_report(argv):
         if not reps:
             out += [f"{k} gave no report: no splat line in {data[k]['log']}.", ""]
             continue
-        out += ["| # | kind | report | program | input | syscall | log line |",
+        for n, t in data[k].get("notes", []):
+            out.append(f"Note, log line {n}: `{md_escape(t)}`")
+        if data[k].get("notes"):
+            out.append("")
+        out += ["| # | kind | report | program | input (this or a later one) | syscall | log line |",
                 "|---|---|---|---|---|---|---|"]
         for i, r in enumerate(reps, 1):
             inp = (f"`{md_escape(r['input'][1])}`" if r["input"]

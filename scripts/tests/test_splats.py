@@ -228,6 +228,14 @@ class Splats(unittest.TestCase):
         with open(os.path.join(self.dir, "sanitizer-reports-base-patched.md")) as f:
             self.assertIn("base gave no report", f.read())
 
+    def test_a_checker_that_stopped_is_noted(self):
+        body = [case(0, 0)] + KASAN + ["Disabling lock debugging due to kernel taint", case(1, 0)]
+        path = os.path.join(self.dir, "base", "splats.json")
+        self.scan(log(program("timeout_classes", body, 1)))
+        with open(path) as f:
+            notes = json.load(f)["notes"]
+        self.assertEqual([t for _, t in notes], ["Disabling lock debugging due to kernel taint"])
+
     def test_failing_badness_script_fails_the_scan(self):
         bad = os.path.join(self.dir, "bad.sh")
         with open(bad, "w") as f:
