@@ -7,16 +7,20 @@
 #                           +-> audit
 #                           +-> check-bisect, check-warnings, htmldocs, check-scripts,
 #                               kunit-i386, kunit-arm64 (+ check-patches, fixes) -> check
+#                           +-> guest + initramfs -> random (a fresh seed)
 #                           +-> initramfs -> check-sanitized (in check-full)
 #                           +-> kunit + report -> mbox
 #
 # `make` (all) is the main job: KUnit, both boots judged, and the fixes
 # part proven alone.  `make test` is what CI runs first: KUnit and the
-# integration boot, judged.  CI (.ci/run) then runs `make audit`, `make
-# check` and `make mbox` with a stand-in author.  `make check-full` adds
+# integration boot, judged (its random inputs from the fixed seed
+# TS_SEED).  CI (.ci/run) then runs `make random` (the boot again, base
+# and patched, with a fresh seed), `make audit`, `make check`, `make mbox`
+# with a stand-in author and `make bench` in short.  `make check-full` adds
 # what does not fit in CI's hour: every prefix in every configuration, and
 # KUnit and the integration boot under KASAN, UBSAN, lockdep and
-# debugobjects (check-sanitized: two more cold kernel builds of 9 min).  Every build product lives in $TS_WORK
+# debugobjects (check-sanitized: two more cold kernel builds of 9 min).
+# Every build product lives in $TS_WORK
 # (default ~/.cache/timespec-sanity); scripts/lib.sh declares every TS_*
 # variable.
 
@@ -27,8 +31,8 @@ ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 
 .PHONY: all test deps base tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
 	initramfs boot report fixes audit check check-patches check-bisect \
-	check-warnings htmldocs check-scripts check-sanitized check-full bench mbox help \
-	clean-work
+	check-warnings htmldocs check-scripts check-sanitized check-full bench random mbox \
+	help clean-work
 
 all: kunit report fixes ## the main job: KUnit, base and patched judged, the fixes alone
 
@@ -110,6 +114,9 @@ check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i3
 
 check-full: check kunit-sanitizers check-sanitized ## make check, KUnit and the integration boot under sanitizers, every prefix in every configuration (audit and bench apart)
 	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
+
+random: guest initramfs ## the integration boot with a fresh seed of random inputs (TS_SEED replays one), judged
+	@$(S)/random.sh
 
 bench: guest ## cost in instructions (QEMU -icount) on base, fixes and patched; objdump and bloat-o-meter
 	@$(S)/guest-kernel.sh fixes >/dev/null

@@ -2,7 +2,11 @@
 # usage: scripts/boot.sh [--list-reports] {base|fixes|patched} [tests|bench] [sanitized]
 # Boot a guest kernel (scripts/guest-kernel.sh) with the initramfs of a
 # suite (scripts/initramfs.sh; default tests) under QEMU
-# (qemu-config/qemu.sh), bounded by TS_BOOT_TIMEOUT seconds.  Keeps the
+# (qemu-config/qemu.sh), bounded by TS_BOOT_TIMEOUT seconds.  The tests
+# suite gets TS_SEED and TS_RANDOM on the kernel command line, which the
+# kernel hands to /init's environment as TIMEOUT_CLASSES_SEED and
+# TIMEOUT_CLASSES_RANDOM (timeout_classes' random inputs), and they are
+# recorded in $TS_RESULTS/tests/<kernel>/random.  Keeps the
 # serial console in $TS_RESULTS/<suite>/<kernel>/serial.log, with
 # verdict.json beside it (scripts/ktap.py, the one reader of the log) and
 # commit (what the kernel was built from).  Fails on a timeout, a kernel
@@ -73,8 +77,17 @@ log=$results/serial.log
 json=$results/verdict.json
 mkdir -p "$results"
 splats_json=$results/splats.json
-rm -f "$log" "$json" "$results/commit" "$splats_json"
+rm -f "$log" "$json" "$results/commit" "$results/random" "$splats_json"
 cp "$guest/ts-commit" "$results/commit"
+
+# The random inputs of timeout_classes: the kernel hands unknown
+# parameters of the form NAME=VALUE to /init as its environment.
+if [ "$suite" = tests ]; then
+	[[ $TS_SEED =~ ^[0-9]+$ ]] || die "TS_SEED=$TS_SEED: not a number"
+	[[ $TS_RANDOM =~ ^[0-9]+$ ]] || die "TS_RANDOM=$TS_RANDOM: not a number"
+	append="${append:+$append }TIMEOUT_CLASSES_SEED=$TS_SEED TIMEOUT_CLASSES_RANDOM=$TS_RANDOM"
+	echo "$TS_SEED $TS_RANDOM" >"$results/random"
+fi
 
 log "booting the $kernel${variant:+ $variant} guest kernel (limit $limit s; serial console in $log)"
 start=$(date +%s%N)

@@ -9,9 +9,13 @@ patches/series) and patched (6.12 + the whole series); OLD comes before NEW.
 Reads RESULTS_DIR/OLD/verdict.json and RESULTS_DIR/NEW/verdict.json, the
 KTAP trees that scripts/ktap.py read from the serial logs, and
 RESULTS_DIR/<kernel>/commit where it exists (the git commit the kernel was
-built from).  A contract case is one input of timeout_classes, as
-scripts/timeout_classes.py reads it: a diagnostic line in the log of the
-test that ran it, which ends with a closing line that counts its inputs.
+built from), and RESULTS_DIR/<kernel>/random (scripts/boot.sh: the seed
+and the number of random inputs per test the guest was given; both
+kernels must have had the same).  A contract case is one input of
+timeout_classes, as scripts/timeout_classes.py reads it: a diagnostic line
+in the log of the test that ran it, which ends with a closing line that
+counts its inputs.  Its boundary inputs, its random inputs and its bad
+pointers are all contract cases.
 
 The two kernels must answer every case alike, except the cases that the
 rules of FILE (default patches/intended-differences, read by
@@ -55,7 +59,13 @@ def read_kernel(results, kernel, problems):
             commit = f.read().strip() or None
     except OSError:
         pass
-    k = {"name": kernel, "tests": {}, "diags": {}, "boot": None, "commit": commit}
+    try:
+        with open(os.path.join(results, kernel, "random")) as f:
+            rnd = f.read().split()
+    except OSError:
+        rnd = None
+    k = {"name": kernel, "tests": {}, "diags": {}, "boot": None, "commit": commit,
+         "random": rnd}
     path = os.path.join(results, kernel, "verdict.json")
     try:
         with open(path) as f:
@@ -174,6 +184,10 @@ def judge(results, old, new, rules, label="the list of intended differences"):
     # the contract by design when it answered what the rule says 6.12
     # answers; a test may fail only by such cases, all of its inputs run.
     # Otherwise the kernels' tests must end alike.
+    if a["random"] != b["random"]:
+        problems.append(f"the kernels ran different random inputs: {old} "
+                        f"{' '.join(a['random'] or ['none'])}, {new} "
+                        f"{' '.join(b['random'] or ['none'])} (seed, inputs per test)")
     names = sorted(set(a["tests"]) | set(b["tests"]))
     for k in (a, b):
         judge_kernel(k, rules, k is a, problems)
@@ -238,6 +252,9 @@ def judge(results, old, new, rules, label="the list of intended differences"):
         "seen": sum(1 for c, o, n, r in wanted if (o, n) == (r.base, r.patched)),
         "matrix": matrix, "columns": columns,
         "others": sorted({n.split("/")[0] for n in names} - contract_programs),
+        "random": b["random"],
+        "n_random": sum(1 for c in cases if (tc.case_name(c) or {"seed": None})["seed"]),
+        "n_pointers": sum(1 for c in cases if tc.pointer_case(c)),
     }
     return problems, data
 
@@ -276,6 +293,12 @@ def render_md(problems, data):
     else:
         out += ["", f"Differences between the kernels: {len(diffs)}; none is allowed "
                 f"({label} lists no rule)", ""]
+    rnd = data["random"]
+    out += [f"Contract cases: the boundary table, "
+            + (f"{data['n_random']} random inputs (seed {rnd[0]}, {rnd[1]} per test; "
+               f"replay: TS_SEED={rnd[0]} TS_RANDOM={rnd[1]} make random)" if rnd else
+               "no random inputs")
+            + f", and {data['n_pointers']} timeouts the kernel cannot read (bad pointers).", ""]
     if diffs:
         out += ["### Differences that no rule covers", "",
                 f"| case | {O} | {N} |", "|---|---|---|"]
@@ -300,7 +323,7 @@ def render_md(problems, data):
         out += [f"| {c} | {o} | {n} |" for c, o, n, r in wanted]
         out += ["", "</details>", ""]
     out += ["## Semantics matrix", "",
-            "Rows: the input classes of the boundary table (class as the ABI delivers the",
+            "Rows: the input classes of the boundary and random inputs (class as the ABI delivers the",
             f"value to the kernel, and the tv_sec group). Cells: {O} / {N},",
             "each as outcome and number of cases; `proceeds` means the call went on to its",
             "normal outcome (slept, EAGAIN on a mismatching futex value, EDEADLK on our own",
@@ -341,6 +364,8 @@ def render_json(problems, data):
         "intended": {"seen": data["seen"], "listed": len(data["wanted"]),
                      "rules": [str(r) for r in data["rules"]]},
         "not_intended": len(data["diffs"]),
+        "random": data["random"], "random_cases": data["n_random"],
+        "pointer_cases": data["n_pointers"],
         "problems": problems,
     }
     for name in (data["old"], data["new"]):

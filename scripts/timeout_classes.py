@@ -33,11 +33,31 @@ skips, with the harness's line:
 
 (the selftest's other SKIPs, an entry point or clock missing from the
 kernel, io_uring disabled, are not expected in the integration boot).
+
+With TIMEOUT_CLASSES_RANDOM=N in its environment (scripts/boot.sh puts
+TS_RANDOM and TS_SEED there), each of those tests then tries N random
+inputs, named by their values, the seed and their number:
+
+  # x86_64 nanosleep rel sec=-2 nsec=999999999 rand=1/17: kernel_sec=-2 kernel_nsec=999999999 class=invalid expected=EINVAL got=EINVAL
+
+and its closing line counts them too.  A second test of each variant and
+ABI, timeout.<variant>.time64_bad_pointers (time32_bad_pointers), gives
+the entry point a timeout it cannot read and logs each answer as a case
+with no values and no mode of timeout:
+
+  # x86_64 nanosleep rel ptr=straddling: class=unreadable expected=EFAULT got=EFAULT
+
+then a closing line like the other tests'.  case_name() reads no such
+case: it has no input values, so no rule and no row of the matrix is
+about it, and the two kernels must simply answer it alike.
 """
 import re
 
 # The name of a case: "<abi> <entry> <mode> sec=<name> nsec=<name>".
-NAME = re.compile(r"^(?P<abi>\S+) (?P<entry>\S+) (?P<mode>\S+) sec=(?P<sec>\S+) nsec=(?P<nsec>\S+)$")
+NAME = re.compile(r"^(?P<abi>\S+) (?P<entry>\S+) (?P<mode>\S+) sec=(?P<sec>\S+) nsec=(?P<nsec>\S+)"
+                  r"(?: rand=(?P<seed>\d+)/(?P<i>\d+))?$")
+# The name of a bad-pointer case: "<abi> <entry> <mode> ptr=<pointer>".
+POINTER = re.compile(r"^(?P<abi>\S+) (?P<entry>\S+) (?P<mode>\S+) ptr=(?P<ptr>\S+)$")
 # The diagnostic line of a case (kernel_* since issue 5).
 DIAG = re.compile(r"#\s*(?P<name>\S.*?):"
                   r"(?: kernel_sec=(?P<sec>-?\d+) kernel_nsec=(?P<nsec>-?\d+))?"
@@ -57,15 +77,23 @@ FAILED_TEST_LOG = (DONE, EXPECT_WRONG, RUN, TEST_FAILED, FAIL)
 # The one reason a test may skip in the integration boot.
 SKIP_STRUCTURAL = re.compile(r"^# +SKIP +.*: no entry point of this kind on \S+$")
 
-# The names of the tv_sec inputs (the selftest's secs[]) by group.
+# The names of the tv_sec inputs (the selftest's secs[]) by group; a
+# random input is named by its value.
 SEC_NEGATIVE = frozenset({"S64_MIN", "INT_MIN", "-1"})
 SEC_HUGE = frozenset({"KTIME_SEC_MAX-1", "KTIME_SEC_MAX", "S64_MAX"})
+KTIME_SEC_MAX = (2**63 - 1) // 10**9
 
 
 def case_name(name):
-    """The parts of a case name (abi, entry, mode, sec, nsec) as a match,
-    or None if it is not one."""
+    """The parts of a case name (abi, entry, mode, sec, nsec; seed and i
+    for a random input, else None) as a match, or None if it is not one."""
     return NAME.match(name)
+
+
+def pointer_case(name):
+    """The parts of a bad-pointer case's name (abi, entry, mode, ptr) as a
+    match, or None if it is not one."""
+    return POINTER.match(name)
 
 
 def diag(line):
@@ -106,9 +134,16 @@ def skipped_structurally(log):
 
 
 def sec_group(sec):
-    """The tv_sec group of an input, by its name in the case name."""
-    if sec in SEC_NEGATIVE:
+    """The tv_sec group of an input, by its name in the case name (a
+    random input's is its value)."""
+    try:
+        value = int(sec)
+    except ValueError:
+        value = None
+    if sec in SEC_NEGATIVE or (value is not None and value < 0):
         return "tv_sec < 0"
-    if sec in SEC_HUGE:
+    if sec in SEC_HUGE or (value is not None and value >= KTIME_SEC_MAX - 1):
         return "tv_sec >= KTIME_SEC_MAX-1"
+    if value is not None and value > 2**31 - 1:
+        return "INT_MAX < tv_sec < KTIME_SEC_MAX-1"
     return "0 <= tv_sec <= INT_MAX"

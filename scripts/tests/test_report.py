@@ -150,6 +150,22 @@ class Synthetic(unittest.TestCase):
         self.assertIn("patched (6.12 + series)", md)
         self.assertNotRegex(md, r"(?i)baseline|unpatched")
 
+    def test_random_inputs_must_be_the_same(self):
+        for kernel, rnd in (("base", "7 64"), ("patched", "8 64")):
+            self.write(kernel, verdict())
+            with open(os.path.join(self.dir, kernel, "random"), "w") as f:
+                f.write(rnd + "\n")
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
+        self.assertEqual(rc, 1)
+        self.assertIn("the kernels ran different random inputs: base 7 64, patched 8 64", err)
+        with open(os.path.join(self.dir, "patched", "random"), "w") as f:
+            f.write("7 64\n")
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.report_json("base", "patched")["random"], ["7", "64"])
+        with open(os.path.join(self.dir, "report-base-patched.md")) as f:
+            self.assertIn("replay: TS_SEED=7 TS_RANDOM=64 make random", f.read())
+
     def test_empty_intended_file_allows_nothing(self):
         empty = os.path.join(self.dir, "empty")
         open(empty, "w").close()
@@ -366,6 +382,32 @@ class TimeoutClassesFormat(unittest.TestCase):
         self.assertEqual(timeout_classes.sec_group("INT_MIN"), "tv_sec < 0")
         self.assertEqual(timeout_classes.sec_group("1"), "0 <= tv_sec <= INT_MAX")
 
+    def test_random_and_pointer_cases(self):
+        d = timeout_classes.diag("# x86_64 nanosleep rel sec=-5 nsec=4294967296 rand=77/3: "
+                                 "kernel_sec=-5 kernel_nsec=4294967296 class=invalid "
+                                 "expected=EINVAL got=EINVAL")
+        m = timeout_classes.case_name(d["name"])
+        self.assertEqual((m["sec"], m["nsec"], m["seed"], m["i"]), ("-5", "4294967296", "77", "3"))
+        self.assertIsNone(timeout_classes.case_name("x86_64 nanosleep rel sec=0 nsec=0 rand=x"))
+        self.assertIsNone(timeout_classes.case_name(self.LINE[2:].split(":")[0] + " extra"))
+        self.assertIsNone(timeout_classes.case_name(
+            timeout_classes.diag(self.LINE)["name"])["seed"])
+        for sec, group in (("-5", "tv_sec < 0"), ("0", "0 <= tv_sec <= INT_MAX"),
+                           ("2147483647", "0 <= tv_sec <= INT_MAX"),
+                           ("2147483648", "INT_MAX < tv_sec < KTIME_SEC_MAX-1"),
+                           ("9223372035", "tv_sec >= KTIME_SEC_MAX-1"),
+                           ("9223372034", "INT_MAX < tv_sec < KTIME_SEC_MAX-1")):
+            self.assertEqual(timeout_classes.sec_group(sec), group, sec)
+        p = timeout_classes.diag("# i386 futex_time64 wait ptr=straddling: class=unreadable "
+                                 "expected=EFAULT got=EFAULT")
+        self.assertEqual((p["name"], p["sec"], p["cls"], p["got"]),
+                         ("i386 futex_time64 wait ptr=straddling", None, "unreadable", "EFAULT"))
+        self.assertIsNone(timeout_classes.case_name(p["name"]))
+        self.assertEqual(timeout_classes.pointer_case(p["name"])["ptr"], "straddling")
+        # A bad pointer is no rule's case, whatever the rule's entry and mode.
+        r = intended.Rule("t:1", "futex*", "*", "class=invalid", "proceeds", "EINVAL", "x")
+        self.assertFalse(r.covers(p["name"], p))
+
     def test_diag_before_issue_5(self):
         d = timeout_classes.diag("# i386 nanosleep rel sec=0 nsec=0: class=valid-relative "
                                  "expected=proceeds got=proceeds")
@@ -510,6 +552,9 @@ def figures_of(j, names):
     j = json.loads(json.dumps(j))
     j.pop("old", None)
     j.pop("new", None)
+    # Issue 14: the random inputs and the bad pointers.
+    for key in ("random", "random_cases", "pointer_cases"):
+        j.pop(key, None)
     j["kernels"] = {names.get(k, k): v for k, v in j["kernels"].items()}
     for k in j["kernels"].values():
         k.pop("commit", None)
