@@ -22,8 +22,13 @@ all: $(B)/initramfs.cpio
 $(B)/init: $(HERE)init.c $(HERE)initramfs.mk
 	$(CC) -static -O2 -Wall -Wextra -o $@ $<
 
+# bench uses the io_uring, aio, PPS and vsock uapi as the tree exports it;
+# bench_32 is its -m32 build (both ABIs: time64 and time32 syscalls).
 $(B)/bench: $(HERE)bench.c $(ST)/kselftest.h
-	$(CC) -static -O2 -Wall -I$(ST) -o $@ $<
+	$(CC) -static -O2 -Wall -Wextra -I$(ST) -isystem $(HDR) -o $@ $<
+
+$(B)/bench_32: $(HERE)bench.c $(ST)/kselftest.h
+	$(CC) -m32 -static -O2 -Wall -Wextra -I$(ST) -isystem $(HDR) -o $@ $<
 
 $(B)/st64/timeout_classes $(B)/st32/timeout_classes $(B)/st64/timeout_abi $(B)/st32/timeout_abi: FORCE
 	+$(call selftest,timers,$(notdir $(@D)),$(if $(filter st32,$(notdir $(@D))),-m32)) $@
