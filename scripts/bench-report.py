@@ -1,119 +1,242 @@
 #!/usr/bin/env python3
 """usage: scripts/bench-report.py BENCH_DIR
 
-Turn one `make bench` run into a table, BENCH_DIR/bench.md, and print it.
+Turn one `make bench` run into a table, BENCH_DIR/bench.md (and
+BENCH_DIR/bench.json, the same figures), and print it.
 
 Reads every round's serial log, BENCH_DIR/<kernel>/serial-<round>.log for
-kernel in base, fixes, patched (lines "# bench <entry> <path> insn/call:
-r1 r2 ...", printed by qemu-config/bench.c in a guest that QEMU runs with
--icount shift=0,sleep=off, whose clock counts instructions), the
-bloat-o-meter outputs and BENCH_DIR/objdiff.md (scripts/objdiff.py).  The
-repeats of all rounds are pooled.
+kernel in base, fixes, patched, as qemu-config/bench.c (native, x86_64)
+and bench_32 (its -m32 build, i386: the time64 and the time32 syscalls)
+print them in a guest that QEMU runs with -icount shift=0,sleep=off,
+whose clock counts instructions:
 
-For each entry point and path: the median instructions per call of each
-kernel, the spread of each (max - min of its repeats, in instructions and
-in % of the median), and the differences fixes - base (what the fixes'
-checks cost) and patched - fixes (what the refactor costs).  A
-difference is "0" when it is within the larger spread of the two kernels.
-These are instruction counts, not time.
+  # bench <abi>:<entry> <path> insn/call: r1 r2 ...
+  # bench <abi>:<entry> refuse not refused: <answer>
+  # bench <abi>:<entry> <path> wrong answer: ...
 
-Exit 1 if a line is missing, a kernel has fewer than 2 repeats of a path,
-or a spread exceeds 0.5 % on a path that does not sleep (the quick paths
-of nanosleep and clock_nanosleep-rel sleep for their timer slack, which
--icount counts as virtual time, and are shown but not judged).  A
-refactor cost that is not 0 is listed with the functions whose object
-code differs, for the reader to explain; it does not fail the run.
+then the bloat-o-meter outputs and BENCH_DIR/objdiff.md
+(scripts/objdiff.py).  The repeats of all rounds are pooled.
+
+For each entry point, ABI and path: the median instructions per call of
+each kernel, the spread of each (max - min of its repeats), and the
+differences fixes - base (what the fixes' checks cost) and patched -
+fixes (what the refactor costs).  A difference is "0" when it is within
+the larger spread of the two kernels.  These are instruction counts, not
+time.  The entries of the fixes part (FIXES below) are the ones 6.12 does
+not refuse: on base their refuse path answers something else, shown as
+"not refused (ANSWER)", with fixes - base n/a; fixes and patched must
+refuse them.  A section states, per fix, what its check costs on the
+quick path (fixes - base).
+
+Exit 1 if a line is missing, unreadable or says a wrong answer, a guest
+test failed, a kernel has fewer than 2 repeats of a path, a spread
+exceeds 0.5 % on a path that does not sleep (the quick paths of
+nanosleep and clock_nanosleep-rel, in every ABI, sleep for their timer
+slack, which -icount counts as virtual time, and are shown but not
+judged), an entry that is not one of the fixes' is not refused, fixes or
+patched does not refuse a fixes' entry, or base refuses one (then the
+bench does not try what the fix refuses).  A refactor cost that is not 0
+is listed with the functions whose object code differs, for the reader
+to explain; it does not fail the run.
 """
 import glob
+import json
 import os
 import re
 import statistics
 import sys
 
 KERNELS = ("base", "fixes", "patched")
-LINE = re.compile(r"#\s*bench (?P<entry>\S+) (?P<path>\S+) insn/call:(?P<vals>(?: \d+\.\d+)+)\s*$")
-SLEEPS = {("nanosleep", "quick"), ("clock_nanosleep-rel", "quick")}
+ENTRY = r"(?P<abi>[a-z0-9_]+):(?P<entry>\S+) (?P<path>\S+)"
+LINE = re.compile(r"#\s*bench " + ENTRY + r" insn/call:(?P<vals>(?: \d+\.\d+)+)\s*$")
+NOT_REFUSED = re.compile(r"#\s*bench " + ENTRY + r" not refused: (?P<answer>\S.*?)\s*$")
+WRONG = re.compile(r"#\s*bench (?P<what>\S+ \S+ wrong answer: .*?)\s*$")
+ANY = re.compile(r"#\s*bench (?P<rest>[^:\s].*?)\s*$")  # "# bench: 1.2 s" is /init's
+NOT_OK = re.compile(r"^\s*not ok \d+ (?P<name>.*?)\s*$")
 MAX_SPREAD = 0.5  # percent
+# The quick paths that sleep: names without their ABI and _time32/_time64.
+SLEEPS = {("nanosleep", "quick"), ("clock_nanosleep-rel", "quick")}
+# The fixes part: each fix and the entry points (without their ABI) whose
+# refuse path it adds.  6.12 does not refuse these.
+FIXES = (
+    ("0001", "io_uring: a timeout's tv_nsec >= NSEC_PER_SEC refused (IORING_OP_TIMEOUT, "
+     "IORING_OP_LINK_TIMEOUT, the timeout update)",
+     ("io_uring-timeout", "io_uring-link_timeout", "io_uring-timeout_update")),
+    ("0002", "io_uring_enter(): the EXT_ARG wait timeout checked", ("io_uring_enter-ext_arg",)),
+    ("0003", "IORING_REGISTER_SYNC_CANCEL: the timeout checked",
+     ("io_uring_register-sync_cancel",)),
+    ("0004", "aio: the io_getevents() and io_pgetevents() timeout checked",
+     ("io_getevents", "io_getevents_time32", "io_pgetevents", "io_pgetevents_time64",
+      "io_pgetevents_time32")),
+    ("0005", "vsock: SO_VM_SOCKETS_CONNECT_TIMEOUT with a negative tv_usec refused (ERANGE)",
+     ("setsockopt-vsock_connect_timeout",)),
+    ("0006", "PPS_FETCH: a negative nsec refused", ("ioctl-pps_fetch",)),
+)
+FIXED = {e for _, _, entries in FIXES for e in entries}
 
 
-def load(kdir):
-    runs = {}
+def sleeps(key):
+    entry = re.sub(r"_time(32|64)(?=-|$)", "", key[1])
+    return (entry, key[2]) in SLEEPS
+
+
+def load(kdir, errors, order):
+    """{(abi, entry, path): [repeats]}, {(abi, entry, path): {answers}};
+    every key, in the order of the logs, appended to order"""
+    runs, refused_not = {}, {}
     logs = sorted(glob.glob(os.path.join(kdir, "serial-*.log")))
     if not logs:
         sys.exit(f"error: no serial-<round>.log in {kdir}")
+    kernel = os.path.basename(kdir)
     for path in logs:
         with open(path, errors="replace") as f:
             for line in f:
+                m = LINE.search(line) or NOT_REFUSED.search(line)
+                if m and (m["abi"], m["entry"], m["path"]) not in order:
+                    order.append((m["abi"], m["entry"], m["path"]))
                 m = LINE.search(line)
                 if m:
-                    runs.setdefault((m["entry"], m["path"]), []).extend(
+                    runs.setdefault((m["abi"], m["entry"], m["path"]), []).extend(
                         float(v) for v in m["vals"].split())
-    return runs
+                    continue
+                m = NOT_REFUSED.search(line)
+                if m:
+                    refused_not.setdefault((m["abi"], m["entry"], m["path"]), set()).add(
+                        m["answer"])
+                    continue
+                m = WRONG.search(line)
+                if m:
+                    errors.append(f"{kernel}: bench {m['what']} ({path})")
+                    continue
+                m = NOT_OK.search(line)
+                if m:
+                    errors.append(f"{kernel}: guest test failed: {m['name']} ({path})")
+                    continue
+                m = ANY.search(line)
+                if m:
+                    errors.append(f"{kernel}: unreadable bench line: {m['rest']} ({path})")
+    return runs, refused_not
+
+
+def name(key):
+    return f"{key[0]}:{key[1]} {key[2]}"
 
 
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[0])
     d = sys.argv[1]
-    data = {k: load(os.path.join(d, k)) for k in KERNELS}
-    keys = []
-    for k in KERNELS:
-        keys += [x for x in data[k] if x not in keys]
     errors, nonzero = [], []
+    data, notref, keys = {}, {}, []
+    for k in KERNELS:
+        data[k], notref[k] = load(os.path.join(d, k), errors, keys)
     out = ["# Cost of the series, in instructions per call", "",
            "QEMU -icount shift=0,sleep=off: the guest clock advances one ns per instruction, "
            "so these are instruction counts (the loop's own included, the same on every "
-           "kernel), not time. Spread: max - min of the repeats. A difference within the "
-           "larger spread of its two kernels is shown as 0.", "",
-           "| entry point | path | base | fixes | patched | spread b / f / p | fixes - base "
-           "| patched - fixes |", "|---|---|---|---|---|---|---|---|"]
+           "kernel), not time. ABI: x86_64 is the native build of qemu-config/bench.c, i386 "
+           "its -m32 build (time64 and time32 syscalls through the compat entry). Spread: "
+           "max - min of the repeats. A difference within the larger spread of its two "
+           "kernels is shown as 0. \"not refused\": 6.12 takes the input the fix refuses, "
+           "so base has no refusal to count.", "",
+           "| entry point | ABI | path | base | fixes | patched | spread b / f / p "
+           "| fixes - base | patched - fixes |", "|---|---|---|---|---|---|---|---|---|"]
     if not keys:
         errors.append("no bench lines in any serial log")
+    rows = {}
     for key in keys:
+        fixed = key[1] in FIXED
         vals = {k: data[k].get(key) for k in KERNELS}
-        missing = [k for k in KERNELS if not vals[k]]
-        if missing:
-            errors.append(f"bench {key[0]} {key[1]}: missing on {', '.join(missing)}")
-            continue
-        med = {k: statistics.median(vals[k]) for k in KERNELS}
-        spr = {k: max(vals[k]) - min(vals[k]) for k in KERNELS}
+        ans = {k: notref[k].get(key) for k in KERNELS}
+        bad = False
         for k in KERNELS:
+            if ans[k] and vals[k]:
+                errors.append(f"bench {name(key)}: refused in one round and not in another "
+                              f"on {k} ({', '.join(sorted(ans[k]))})")
+                bad = True
+            elif ans[k] and (k != "base" or not fixed or key[2] != "refuse"):
+                why = ("fixes and patched must refuse it" if fixed and key[2] == "refuse"
+                       else "only the fixes' entries may be not refused, on base")
+                errors.append(f"bench {name(key)}: not refused on {k} "
+                              f"({', '.join(sorted(ans[k]))}): {why}")
+                bad = True
+        if fixed and key[2] == "refuse" and vals["base"]:
+            errors.append(f"bench {name(key)}: refused on base, so it does not try what the "
+                          "fix refuses")
+            bad = True
+        missing = [k for k in KERNELS if not vals[k] and not ans[k]]
+        if missing:
+            errors.append(f"bench {name(key)}: missing on {', '.join(missing)}")
+            continue
+        if bad:
+            continue
+        measured = [k for k in KERNELS if vals[k]]
+        med = {k: statistics.median(vals[k]) for k in measured}
+        spr = {k: max(vals[k]) - min(vals[k]) for k in measured}
+        for k in measured:
             if len(vals[k]) < 2:
-                errors.append(f"bench {key[0]} {key[1]}: fewer than 2 repeats on {k}")
+                errors.append(f"bench {name(key)}: fewer than 2 repeats on {k}")
             pct = 100 * spr[k] / med[k] if med[k] else 0
-            if key not in SLEEPS and pct > MAX_SPREAD:
-                errors.append(f"bench {key[0]} {key[1]}: spread {pct:.2f} % on {k} "
+            if not sleeps(key) and pct > MAX_SPREAD:
+                errors.append(f"bench {name(key)}: spread {pct:.2f} % on {k} "
                               f"(over {MAX_SPREAD} %: {vals[k]})")
 
         def diff(a, b):
+            if a not in med or b not in med:
+                return "n/a"
             v = med[b] - med[a]
             return "0" if abs(v) <= max(spr[a], spr[b]) else f"{v:+.2f}"
         fb, pf = diff("base", "fixes"), diff("fixes", "patched")
         if pf != "0":
             nonzero.append((key, pf))
-        note = " (sleeps: virtual time)" if key in SLEEPS else ""
-        out.append(f"| {key[0]}{note} | {key[1]} | {med['base']:.2f} | {med['fixes']:.2f} | "
-                   f"{med['patched']:.2f} | {spr['base']:.2f} / {spr['fixes']:.2f} / "
-                   f"{spr['patched']:.2f} | {fb} | {pf} |")
+        rows[key] = {"median": med, "spread": spr, "fixes-base": fb, "patched-fixes": pf,
+                     "not refused": {k: sorted(ans[k]) for k in KERNELS if ans[k]}}
+        cell = {k: f"{med[k]:.2f}" if k in med else f"not refused ({', '.join(sorted(ans[k]))})"
+                for k in KERNELS}
+        sp = " / ".join(f"{spr[k]:.2f}" if k in spr else "-" for k in KERNELS)
+        note = " (sleeps: virtual time)" if sleeps(key) else ""
+        out.append(f"| {key[1]}{note} | {key[0]} | {key[2]} | {cell['base']} | "
+                   f"{cell['fixes']} | {cell['patched']} | {sp} | {fb} | {pf} |")
+
+    out += ["", "## What each fix's check costs (fixes - base, quick path)", "",
+            "Instructions per call on the quick valid path, which runs the new check and "
+            "passes it; \"0\" is within the spread.", ""]
+    for num, what, entries in FIXES:
+        cells = []
+        for key in keys:
+            if key[1] in entries and key[2] == "quick" and key in rows:
+                med, spr = rows[key]["median"], rows[key]["spread"]
+                if "base" in med and "fixes" in med:
+                    v = med["fixes"] - med["base"]
+                    cells.append(f"{key[0]}:{key[1]} {v:+.2f} ({rows[key]['fixes-base']})")
+        if not cells:
+            errors.append(f"fix {num}: no quick path of {', '.join(entries)} measured")
+            cells = ["not measured"]
+        out.append(f"- {num} {what}: " + "; ".join(cells))
+
     out += ["", "## The refactor (patched - fixes) where it is not 0", ""]
     if nonzero:
-        out += [f"- {k[0]} {k[1]}: {v} instructions per call" for k, v in nonzero]
+        out += [f"- {k[0]}:{k[1]} {k[2]}: {v} instructions per call" for k, v in nonzero]
         out += ["", "The object code that differs (scripts/objdiff.py, fixes -> patched) "
                 "explains these; see below."]
     else:
         out.append("None: 0 within the spread on every path.")
-    for name in ("objdiff.md", "bloat-o-meter-base-fixes.txt", "bloat-o-meter-fixes-patched.txt"):
-        path = os.path.join(d, name)
+    for fname in ("objdiff.md", "bloat-o-meter-base-fixes.txt",
+                  "bloat-o-meter-fixes-patched.txt"):
+        path = os.path.join(d, fname)
         if not os.path.exists(path):
             errors.append(f"{path} missing")
             continue
         with open(path) as f:
             body = f.read().rstrip("\n")
-        out += ["", f"## {name}", ""] + (["```", body, "```"] if name.endswith(".txt") else [body])
+        out += ["", f"## {fname}", ""] + (["```", body, "```"] if fname.endswith(".txt")
+                                          else [body])
     out.append("")
     text = "\n".join(out)
     with open(os.path.join(d, "bench.md"), "w") as f:
         f.write(text)
+    with open(os.path.join(d, "bench.json"), "w") as f:
+        json.dump([{"abi": k[0], "entry": k[1], "path": k[2], **v} for k, v in rows.items()],
+                  f, indent=1)
     print(text)
     for e in errors:
         print(f"error: {e}", file=sys.stderr)
