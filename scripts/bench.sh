@@ -4,13 +4,15 @@
 # on the base, fixes and patched vmlinux of the integration config, the
 # object code of every function the refactor touches compared between the
 # fixes and the patched build (scripts/objdiff.py), then the guest
-# benchmark (qemu-config/bench.c) booted under QEMU's -icount
-# shift=0,sleep=off (TS_ICOUNT=1: the guest clock counts instructions) on
-# base, fixes and patched in turn, TS_BENCH_ROUNDS times each (default 2);
-# scripts/bench-report.py makes the table ($TS_RESULTS/bench/bench.md)
-# from every round and fails on a spread over 0.5 % or a refactor that
-# costs instructions its object code does not explain.  The kernels and
-# the bench initramfs must be built (make bench does both).
+# benchmark (qemu-config/bench.c, native and -m32: both ABIs) booted under
+# QEMU's -icount shift=0,sleep=off (TS_ICOUNT=1: the guest clock counts
+# instructions) on base, fixes and patched in turn, TS_BENCH_ROUNDS times
+# each (default 2; about 20 s a boot under TCG); scripts/bench-report.py
+# makes the table ($TS_RESULTS/bench/bench.md, bench.json) from every
+# round and fails on a spread over 0.5 %, a missing line, a wrong answer,
+# or a fixes' refusal that fixes or patched does not make; it lists the
+# refactor's costs for the object code to explain.  The kernels and the
+# bench initramfs must be built (make bench does both).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
