@@ -46,11 +46,11 @@ class BenchReport(unittest.TestCase):
         return out
 
     def test_equal_counts_are_zero_and_a_difference_shows(self):
-        r = self.run_report({
-            "base": ["x86_64:ppoll refuse insn/call: 380.18 380.18 380.18"],
-            "fixes": ["x86_64:ppoll refuse insn/call: 380.18 380.18 380.18"],
-            "patched": ["x86_64:ppoll refuse insn/call: 381.18 381.18 381.20"],
-        })
+        lines = self.fixed_entries("0")
+        lines["base"].append("x86_64:ppoll refuse insn/call: 380.18 380.18 380.18")
+        lines["fixes"].append("x86_64:ppoll refuse insn/call: 380.18 380.18 380.18")
+        lines["patched"].append("x86_64:ppoll refuse insn/call: 381.18 381.18 381.20")
+        r = self.run_report(lines)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("| ppoll | x86_64 | refuse | 380.18 | 380.18 | 381.18 | "
                       "0.00 / 0.00 / 0.02 | 0 | +1.00 |", r.stdout)
@@ -182,6 +182,26 @@ class BenchReport(unittest.TestCase):
                              "patched": ok + ["ppoll quick insn/call: 863.74 863.74"]})
         self.assertEqual(r.returncode, 1)
         self.assertIn("patched: unreadable bench line: ppoll quick insn/call", r.stderr)
+
+    def test_a_single_repeat_fails(self):
+        r = self.run_report({
+            "base": ["x86_64:ppoll refuse insn/call: 380.18 380.18"],
+            "fixes": ["x86_64:ppoll refuse insn/call: 380.18"],
+            "patched": ["x86_64:ppoll refuse insn/call: 380.18 380.18"],
+        })
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("bench x86_64:ppoll refuse: fewer than 2 repeats on fixes", r.stderr)
+
+    def test_refused_in_one_round_and_not_in_another_fails(self):
+        lines = self.fixed_entries("ENOENT")
+        self.run_report(lines)
+        with open(os.path.join(self.dir, "base", "serial-2.log"), "w") as f:
+            f.write("    # bench x86_64:io_uring_register-sync_cancel refuse insn/call: "
+                    "636.74 636.74\n")
+        r = subprocess.run([sys.executable, REPORT, self.dir], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("bench x86_64:io_uring_register-sync_cancel refuse: refused in one round "
+                      "and not in another on base (ENOENT)", r.stderr)
 
     def test_inits_own_time_line_is_not_a_bench_line(self):
         ok = ["x86_64:ppoll refuse insn/call: 380.18 380.18"]
