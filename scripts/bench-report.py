@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """usage: scripts/bench-report.py BENCH_DIR
 
-Turn one `make bench` run into a table, BENCH_DIR/bench.md (and
-BENCH_DIR/bench.json, the same figures), and print it.
+Turn one `make bench` run into a table, BENCH_DIR/bench.md (and, when
+the run passes, BENCH_DIR/bench.json, the same figures, which make mbox
+quotes), and print it.
 
 Reads every round's serial log, BENCH_DIR/<kernel>/serial-<round>.log for
 kernel in base, fixes, patched, as qemu-config/bench.c (native, x86_64)
@@ -126,6 +127,9 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[0])
     d = sys.argv[1]
+    # A failed run leaves no figures for others to quote.
+    if os.path.exists(os.path.join(d, "bench.json")):
+        os.remove(os.path.join(d, "bench.json"))
     errors, nonzero = [], []
     data, notref, keys = {}, {}, []
     for k in KERNELS:
@@ -189,7 +193,8 @@ def main():
         if pf != "0":
             nonzero.append((key, pf))
         rows[key] = {"median": med, "spread": spr, "fixes-base": fb, "patched-fixes": pf,
-                     "not refused": {k: sorted(ans[k]) for k in KERNELS if ans[k]}}
+                     "not refused": {k: sorted(ans[k]) for k in KERNELS if ans[k]},
+                     "fix": next((n for n, _, es in FIXES if key[1] in es), None)}
         cell = {k: f"{med[k]:.2f}" if k in med else f"not refused ({', '.join(sorted(ans[k]))})"
                 for k in KERNELS}
         sp = " / ".join(f"{spr[k]:.2f}" if k in spr else "-" for k in KERNELS)
@@ -234,9 +239,10 @@ def main():
     text = "\n".join(out)
     with open(os.path.join(d, "bench.md"), "w") as f:
         f.write(text)
-    with open(os.path.join(d, "bench.json"), "w") as f:
-        json.dump([{"abi": k[0], "entry": k[1], "path": k[2], **v} for k, v in rows.items()],
-                  f, indent=1)
+    if not errors:
+        with open(os.path.join(d, "bench.json"), "w") as f:
+            json.dump([{"abi": k[0], "entry": k[1], "path": k[2], **v} for k, v in rows.items()],
+                      f, indent=1)
     print(text)
     for e in errors:
         print(f"error: {e}", file=sys.stderr)

@@ -305,7 +305,59 @@ def figures(results, src, head):
                 f["refactor"]["kernels"]["fixes"].get("commit"):
             die(f"{paths['fixes']} and {paths['refactor']} are of different fixes kernels: "
                 "run make fixes again")
+    # make bench's figures, if it ran on this series and passed (a failed
+    # run leaves no bench.json).
+    f["bench"] = None
+    bench = os.path.join(results, "bench")
+    try:
+        with open(os.path.join(bench, "patched", "commit")) as fh:
+            bench_fresh = fh.read().strip() == head
+    except OSError:
+        bench_fresh = False
+    if bench_fresh and os.path.exists(os.path.join(bench, "bench.json")):
+        try:
+            with open(os.path.join(bench, "bench.json")) as fh:
+                f["bench"] = json.load(fh)
+        except ValueError as e:
+            die(f"{bench}/bench.json is not readable ({e}): run make bench again")
     return f
+
+
+def cost_text(rows):
+    """The cost line of the testing section, from make bench's rows."""
+    if rows is None:
+        return (" - Cost: make bench (instructions per call under QEMU -icount) was not "
+                "run on this series for this submission.")
+    fixes = {}
+    for r in rows:
+        if r["fix"] and r["path"] == "quick":
+            fixes.setdefault(r["fix"], set()).add(r["fixes-base"])
+    per_fix = ", ".join(f"{n} {'/'.join(sorted(v))}" for n, v in sorted(fixes.items()))
+    same, fewer, more = 0, [], []
+    for r in rows:
+        d = r["patched-fixes"]
+        if d == "0":
+            same += 1
+        elif d.startswith("-"):
+            fewer.append((r["path"], float(d), f"{r['abi']}:{r['entry']} {r['path']} {d}"))
+        else:
+            more.append(f"{r['abi']}:{r['entry']} {r['path']} {d}")
+    abis = sorted({r["abi"] for r in rows})
+    text = (f" - Cost, in instructions per call (make bench: QEMU -icount counts the "
+            f"guest's instructions, so these are counts, not time), {len(rows)} paths "
+            f"({', '.join(abis)}): each fix's check on its valid path, fixes - base: "
+            f"{per_fix}. The refactor, patched - fixes: the same on {same} paths")
+    refused = [v for path, v, _ in fewer if path == "refuse"]
+    if refused:
+        text += (f", fewer on {len(refused)} refusal paths ({max(refused):+.0f} to "
+                 f"{min(refused):+.0f}: the classifier's first comparison, of tv_nsec, "
+                 "refuses)")
+    valid = sorted(what for path, _, what in fewer if path != "refuse")
+    if valid:
+        text += f", fewer on {len(valid)} valid paths ({'; '.join(valid)})"
+    if more:
+        text += f", more on {len(more)} ({'; '.join(sorted(more))})"
+    return text + "."
 
 
 def testing_text(f):
@@ -332,6 +384,7 @@ def testing_text(f):
     else:
         lines.append(" - The fixes alone and the refactor on top of them were not booted "
                      "separately for this run (make check does it).")
+    lines.append(cost_text(f["bench"]))
     return "\n".join(lines)
 
 

@@ -55,6 +55,10 @@ class BenchReport(unittest.TestCase):
         self.assertIn("| ppoll | x86_64 | refuse | 380.18 | 380.18 | 381.18 | "
                       "0.00 / 0.00 / 0.02 | 0 | +1.00 |", r.stdout)
         self.assertIn("- x86_64:ppoll refuse: +1.00 instructions per call", r.stdout)
+        with open(os.path.join(self.dir, "bench.json")) as f:
+            rows = {(x["entry"], x["path"]): x for x in json.load(f)}
+        self.assertIsNone(rows[("ppoll", "refuse")]["fix"])
+        self.assertEqual(rows[("io_uring_enter-ext_arg", "quick")]["fix"], "0002")
 
     def test_the_abi_is_a_column(self):
         r = self.run_report({
@@ -96,6 +100,8 @@ class BenchReport(unittest.TestCase):
         self.assertIn("bench i386:clock_nanosleep_time32-abs quick: spread", r.stderr)
 
     def test_a_path_missing_on_one_kernel_fails(self):
+        with open(os.path.join(self.dir, "bench.json"), "w") as f:
+            f.write("[]\n")  # an earlier run's
         r = self.run_report({
             "base": ["x86_64:ppoll refuse insn/call: 380.18 380.18"],
             "fixes": ["x86_64:ppoll refuse insn/call: 380.18 380.18"],
@@ -103,6 +109,8 @@ class BenchReport(unittest.TestCase):
         })
         self.assertEqual(r.returncode, 1)
         self.assertIn("bench x86_64:ppoll refuse: missing on patched", r.stderr)
+        # A failed run leaves no figures to quote, not even an earlier run's.
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "bench.json")))
 
     def test_a_fixed_entry_not_refused_on_base_is_shown_and_passes(self):
         r = self.run_report(self.fixed_entries("blocked"))
@@ -114,6 +122,7 @@ class BenchReport(unittest.TestCase):
         row = [x for x in rows if x["entry"] == "io_getevents" and x["path"] == "refuse"][0]
         self.assertEqual(row["not refused"], {"base": ["blocked"]})
         self.assertEqual(row["fixes-base"], "n/a")
+        self.assertEqual(row["fix"], "0004")
 
     def test_the_cost_of_each_fix_is_stated(self):
         r = self.run_report(self.fixed_entries("0"))

@@ -540,6 +540,51 @@ class MboxFigures(unittest.TestCase):
         self.assertIsNone(f)
         self.assertIn("of different fixes kernels", err)
 
+    def bench(self, commit, rows):
+        d = os.path.join(self.dir, "results", "bench")
+        os.makedirs(os.path.join(d, "patched"), exist_ok=True)
+        with open(os.path.join(d, "patched", "commit"), "w") as f:
+            f.write(commit + "\n")
+        if rows is not None:
+            with open(os.path.join(d, "bench.json"), "w") as f:
+                json.dump(rows, f)
+
+    ROWS = [
+        {"abi": "x86_64", "entry": "io_getevents", "path": "quick", "fix": "0004",
+         "fixes-base": "+4.00", "patched-fixes": "0"},
+        {"abi": "x86_64", "entry": "io_getevents", "path": "refuse", "fix": "0004",
+         "fixes-base": "n/a", "patched-fixes": "-3.00"},
+        {"abi": "x86_64", "entry": "ppoll", "path": "refuse", "fix": None,
+         "fixes-base": "0", "patched-fixes": "-12.00"},
+        {"abi": "i386", "entry": "timerfd_settime32", "path": "quick", "fix": None,
+         "fixes-base": "0", "patched-fixes": "+1.00"},
+        {"abi": "i386", "entry": "setitimer", "path": "quick", "fix": None,
+         "fixes-base": "0", "patched-fixes": "-2.00"},
+    ]
+
+    def test_bench_of_this_series_is_quoted(self):
+        self.report("base", "patched")
+        self.bench(self.HEAD, self.ROWS)
+        f, err = self.figures()
+        text = self.mbox.cost_text(f["bench"])
+        self.assertIn("5 paths (i386, x86_64)", text)
+        self.assertIn("fixes - base: 0004 +4.00.", text)
+        self.assertIn("the same on 1 paths, fewer on 2 refusal paths (-3 to -12", text)
+        self.assertIn("fewer on 1 valid paths (i386:setitimer quick -2.00)", text)
+        self.assertIn("more on 1 (i386:timerfd_settime32 quick +1.00)", text)
+
+    def test_bench_of_another_series_or_failed_is_not_quoted(self):
+        self.report("base", "patched")
+        self.bench("d" * 40, self.ROWS)
+        f, err = self.figures()
+        self.assertIsNone(f["bench"])
+        self.assertIn("make bench (instructions per call under QEMU -icount) was not run",
+                      self.mbox.cost_text(f["bench"]))
+        self.bench(self.HEAD, None)  # a failed run leaves no bench.json
+        os.remove(os.path.join(self.dir, "results", "bench", "bench.json"))
+        f, err = self.figures()
+        self.assertIsNone(f["bench"])
+
 
 # Real data: the results of an integration boot before this redesign.
 BEFORE = "/tmp/before-results/tests"
