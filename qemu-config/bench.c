@@ -466,24 +466,19 @@ static int call(const struct entry *e, struct input in, int refuse)
 	return ret < 0 ? errno : 0;
 }
 
+/* An answer by its errno's name (glibc's strerrorname_np()) */
 static const char *errname(int err)
 {
 	static char buf[32];
+	const char *name;
 
-	switch (err) {
-	case 0: return "0";
-	case -1: return "no answer";
-	case EINVAL: return "EINVAL";
-	case ERANGE: return "ERANGE";
-	case EAGAIN: return "EAGAIN";
-	case ETIME: return "ETIME";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case ENOENT: return "ENOENT";
-	case ECANCELED: return "ECANCELED";
-	case EFAULT: return "EFAULT";
-	case EINTR: return "EINTR";
-	case ENOSYS: return "ENOSYS";
-	}
+	if (!err)
+		return "0";
+	if (err == -1)
+		return "no answer";
+	name = strerrorname_np(err);
+	if (name)
+		return name;
 	snprintf(buf, sizeof(buf), "E%d", err);
 	return buf;
 }

@@ -67,16 +67,11 @@ static const char *answer(long ret, int err)
 		snprintf(buf, sizeof(buf), "%ld", ret);
 		return buf;
 	}
-	switch (err) {
-	case EINVAL: return "EINVAL";
-	case EDOM: return "EDOM";
-	case EINTR: return "blocked";
-	case EFAULT: return "EFAULT";
-	case ERANGE: return "ERANGE";
-	case EAGAIN: return "EAGAIN";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case ETIME: return "ETIME";
-	}
+	if (err == EINTR)
+		return "blocked";
+	/* The errno's name (glibc's strerrorname_np()) */
+	if (strerrorname_np(err))
+		return strerrorname_np(err);
 	snprintf(buf, sizeof(buf), "E%d", err);
 	return buf;
 }
