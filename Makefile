@@ -26,7 +26,11 @@
 
 SHELL := /bin/bash
 S := scripts
-RESULTS = $$(. $(S)/lib.sh && echo "$$TS_RESULTS")
+TS := $(S)/ts
+# The directories of the integration boots, one per kernel inside
+# (scripts/tsanity/layout.py says where).
+TESTS = $$($(TS) path boot-results tests)
+TESTS_SANITIZED = $$($(TS) path boot-results tests sanitized)
 ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 
 .PHONY: all test deps base tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
@@ -71,16 +75,16 @@ boot: guest initramfs ## boot base and patched under QEMU: serial logs and verdi
 	@rc=0; $(S)/boot.sh base || rc=1; $(S)/boot.sh patched || rc=1; exit $$rc
 
 report: boot ## judge base against patched (report-base-patched.md), and map the other timeout forms
-	@$(S)/report.py "$(RESULTS)/tests" base patched
-	@$(S)/forms.py "$(RESULTS)/tests" base patched
+	@$(S)/report.py "$(TESTS)" base patched
+	@$(S)/forms.py "$(TESTS)" base patched
 
 fixes: report ## 6.12 + fixes: exactly the intended differences from base, none from patched
 	@$(S)/guest-kernel.sh fixes >/dev/null
 	@$(S)/boot.sh fixes
-	@$(S)/report.py "$(RESULTS)/tests" base fixes
-	@$(S)/forms.py "$(RESULTS)/tests" base fixes
-	@$(S)/report.py --intended /dev/null "$(RESULTS)/tests" fixes patched
-	@$(S)/forms.py --intended /dev/null "$(RESULTS)/tests" fixes patched
+	@$(S)/report.py "$(TESTS)" base fixes
+	@$(S)/forms.py "$(TESTS)" base fixes
+	@$(S)/report.py --intended /dev/null "$(TESTS)" fixes patched
+	@$(S)/forms.py --intended /dev/null "$(TESTS)" fixes patched
 
 audit: tree ## spatch: every timeout path of patched consistent, and 6.12's fixed paths found
 	@$(S)/audit.sh --strict
@@ -107,8 +111,8 @@ check-sanitized: tree initramfs ## the integration suite on KASAN/UBSAN/lockdep/
 	@$(S)/guest-kernel.sh patched sanitized >/dev/null
 	@rc=0; $(S)/boot.sh --list-reports base tests sanitized || rc=1; \
 	$(S)/boot.sh patched tests sanitized || rc=1; \
-	$(S)/splats.py report "$(RESULTS)/tests-sanitized" base patched || rc=1; \
-	$(S)/report.py "$(RESULTS)/tests-sanitized" base patched || rc=1; exit $$rc
+	$(S)/splats.py report "$(TESTS_SANITIZED)" base patched || rc=1; \
+	$(S)/report.py "$(TESTS_SANITIZED)" base patched || rc=1; exit $$rc
 
 check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 kunit-arm64 fixes ## the review checks that fit CI's hour
 

@@ -95,7 +95,7 @@ spatch_version=$(spatch --version | awk 'NR==1{print $3}')
 [ -d "$TS_SRC/.git" ] || [ -f "$TS_SRC/.git" ] || fail "$TS_SRC is not a git tree (run make tree)"
 
 cocci=${TS_AUDIT_COCCI:-$TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci}
-results=$TS_RESULTS/audit
+results=$(ts_path named-results audit)
 if [ "$base" -eq 1 ]; then
 	[ ${#strict[@]} -eq 0 ] && [ ${#doc[@]} -eq 0 ] || fail "--base takes no other option ($usage)"
 	[ -f "$TS_BASE_SRC/Makefile" ] || fail "$TS_BASE_SRC not found (run make tree)"
@@ -104,7 +104,7 @@ if [ "$base" -eq 1 ]; then
 	expect=$TS_AUDIT_BASE_EXPECT
 	TS_AUDIT_COCCI=$cocci
 	TS_SRC=$TS_BASE_SRC
-	results=$TS_RESULTS/audit-base
+	results=$(ts_path named-results audit-base)
 	strict=(--strict)
 fi
 [ -f "$cocci" ] || fail "semantic patch $cocci not found (is patches/series applied? see TS_AUDIT_COCCI)"

@@ -17,16 +17,18 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || die "usage: scripts/bench.sh"
-out=$TS_RESULTS/bench
+out=$(ts_path named-results bench)
 mkdir -p "$out"
 kernels=(base fixes patched)
+declare -A guest
 for k in "${kernels[@]}"; do
-	[ -f "$TS_OUT/guest-$k/vmlinux" ] || die "$TS_OUT/guest-$k/vmlinux not found (run scripts/guest-kernel.sh $k)"
+	guest[$k]=$(ts_path guest "$k")
+	[ -f "${guest[$k]}/vmlinux" ] || die "${guest[$k]}/vmlinux not found (run scripts/guest-kernel.sh $k)"
 done
 for pair in base:fixes fixes:patched; do
 	a=${pair%%:*} b=${pair#*:}
 	log "bloat-o-meter: guest-$a/vmlinux -> guest-$b/vmlinux"
-	"$TS_SRC/scripts/bloat-o-meter" "$TS_OUT/guest-$a/vmlinux" "$TS_OUT/guest-$b/vmlinux" \
+	"$TS_SRC/scripts/bloat-o-meter" "${guest[$a]}/vmlinux" "${guest[$b]}/vmlinux" \
 		>"$out/bloat-o-meter-$a-$b.txt" || die "scripts/bloat-o-meter $a -> $b failed"
 done
 # The C files the refactor changes, whose objects the guest builds.
@@ -35,11 +37,11 @@ last_fix=$(series_commits "$TS_SRC" fixes | sed -n '$p')
 objs=()
 while read -r f; do
 	o=${f%.c}.o
-	if [ -f "$TS_OUT/guest-fixes/$o" ] && [ -f "$TS_OUT/guest-patched/$o" ]; then objs+=("$o"); fi
+	if [ -f "${guest[fixes]}/$o" ] && [ -f "${guest[patched]}/$o" ]; then objs+=("$o"); fi
 done < <(git -C "$TS_SRC" diff --name-only "$last_fix" HEAD -- '*.c')
 [ ${#objs[@]} -gt 0 ] || die "no object of the refactor's C files in both guest builds"
 log "objdump: ${#objs[@]} objects of the refactor, fixes vs patched"
-python3 "$TS_REPO/scripts/objdiff.py" "$TS_OUT/guest-fixes" "$TS_OUT/guest-patched" "${objs[@]}" \
+python3 "$TS_REPO/scripts/objdiff.py" "${guest[fixes]}" "${guest[patched]}" "${objs[@]}" \
 	>"$out/objdiff.md" || die "scripts/objdiff.py failed (see $out/objdiff.md)"
 rounds=$TS_BENCH_ROUNDS
 for k in "${kernels[@]}"; do

@@ -43,15 +43,15 @@ src_of "$kernel" >/dev/null
 case $variant in
 '')
 	[ "$list_reports" = 0 ] || die "--list-reports is for the sanitized variant only ($usage)"
-	guest=$TS_OUT/guest-$kernel
-	results=$TS_RESULTS/$suite/$kernel
+	guest=$(ts_path guest "$kernel")
+	results=$(ts_path boot-results "$suite")/$kernel
 	limit=$TS_BOOT_TIMEOUT
 	append=$TS_APPEND
 	icount=$TS_ICOUNT
 	;;
 sanitized)
-	guest=$TS_OUT/guest-$kernel-sanitized
-	results=$TS_RESULTS/$suite-sanitized/$kernel
+	guest=$(ts_path guest "$kernel" sanitized)
+	results=$(ts_path boot-results "$suite" sanitized)/$kernel
 	case $TS_SANITIZED_SCALE in
 	[1-9] | [1-9][0-9]) ;;
 	*) die "TS_SANITIZED_SCALE=$TS_SANITIZED_SCALE: a whole factor from 1 to 99" ;;
@@ -69,8 +69,8 @@ sanitized)
 *) die "unknown variant '$variant' ($usage)" ;;
 esac
 image=$guest/arch/x86/boot/bzImage
-initramfs=$TS_OUT/initramfs-$suite/initramfs.cpio
-programs=$TS_OUT/initramfs-$suite/tests
+initramfs=$(ts_path initramfs "$suite")/initramfs.cpio
+programs=$(ts_path initramfs "$suite")/tests
 [ -f "$image" ] || die "$image not found (run scripts/guest-kernel.sh $kernel${variant:+ $variant})"
 [ -f "$initramfs" ] && [ -f "$programs" ] || die "$initramfs not found (run scripts/initramfs.sh $suite)"
 log=$results/serial.log

@@ -26,13 +26,13 @@ mapfile -t commits < <(series_commits "$tree")
 n=${#commits[@]}
 full=${commits[$((n - 1))]}
 check_state bisect
-src=$TS_WORK/bisect-src
+src=$(ts_path worktree bisect)
 worktree "$src" "$full"
 # Leave the worktree at the full series, whatever happens below.
 trap 'git -C "$src" checkout -q -f --detach "$full" || echo "warning: could not check $full out in $src" >&2' EXIT
 
 for v in "${variants[@]}"; do
-	check_config "$src" "$TS_OUT/check-$v" "$TS_REPO/qemu-config/guest.config" \
+	check_config "$src" "$(ts_path check-build "$v")" "$TS_REPO/qemu-config/guest.config" \
 		"$src/kernel/time/tests/.kunitconfig" "$TS_REPO/qemu-config/variants/$v.config"
 done
 
@@ -44,7 +44,7 @@ for i in "${!commits[@]}"; do
 	ktree=$(kernel_tree_of "$src" "$c")
 	for v in "${variants[@]}"; do
 		[ -z "${v_fail[$v]:-}" ] || continue
-		out=$TS_OUT/check-$v
+		out=$(ts_path check-build "$v")
 		k=$(key build "$v" "$ktree" "$(cat "$out/.config.check")")
 		if is_passed "$k"; then
 			v_cached[$v]=$((v_cached[$v] + 1))

@@ -13,7 +13,7 @@ header_users=(kernel/time/time.c kernel/time/hrtimer.c kernel/time/posix-timers.
 # check_state NAME: the state directory of a check ($TS_WORK/check-NAME),
 # locked for this process: two runs of one check would share its worktree.
 check_state() {
-	state=$TS_WORK/check-$1
+	state=$(ts_path check-state "$1")
 	logs=$state/logs
 	mkdir -p "$logs"
 	touch "$state/passed"

@@ -23,8 +23,8 @@ full=$(series_commits "$tree" | tail -n 1)
 check_state warnings
 cache=$state/cache
 mkdir -p "$cache"
-src=$TS_WORK/warnings-src
-out=$TS_OUT/check-warnings
+src=$(ts_path worktree warnings)
+out=$(ts_path check-build warnings)
 worktree "$src" "$full"
 trap 'git -C "$src" checkout -q -f --detach "$full" || echo "warning: could not check $full out in $src" >&2' EXIT
 check_config "$src" "$out" "$TS_REPO/qemu-config/guest.config" "$src/kernel/time/tests/.kunitconfig"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # usage: scripts/deps.sh
-# Install the Debian 12 packages the pipeline needs, if any is missing.
+# Install the Debian 12 packages the pipeline needs, if any is missing:
+# the kernel's source (linux-source-$TS_KERNEL) and the tools.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-pkgs=(linux-source-6.12 qemu-system-x86 qemu-system-data gcc gcc-multilib make
+pkgs=("$TS_KERNEL_PACKAGE" qemu-system-x86 qemu-system-data gcc gcc-multilib make
       flex bison bc libelf-dev libssl-dev cpio python3 xz-utils git rsync
       sparse coccinelle python3-ply python3-git
       git-email libmailtools-perl man-db manpages-dev liburing-dev

@@ -17,9 +17,9 @@ kernel=$1
 src=$(src_of "$kernel")
 fragments=("$TS_REPO/qemu-config/guest.config")
 case ${2:-} in
-'') out=$TS_OUT/guest-$kernel ;;
+'') out=$(ts_path guest "$kernel") ;;
 sanitized)
-	out=$TS_OUT/guest-$kernel-sanitized
+	out=$(ts_path guest "$kernel" sanitized)
 	fragments+=("$TS_REPO/qemu-config/sanitized.config")
 	;;
 *) die "unknown variant '$2' ($usage)" ;;

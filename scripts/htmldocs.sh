@@ -12,11 +12,11 @@ set -euo pipefail
 
 [ $# -eq 0 ] || die "usage: scripts/htmldocs.sh"
 command -v sphinx-build >/dev/null || die "sphinx-build not found (Debian package python3-sphinx; run scripts/deps.sh)"
-results=$TS_RESULTS/htmldocs
+results=$(ts_path named-results htmldocs)
 mkdir -p "$results"
 for k in base patched; do
 	src=$(src_of "$k")
-	out=$TS_OUT/htmldocs-$k
+	out=$(ts_path htmldocs-build "$k")
 	log "make htmldocs SPHINXDIRS=timers on $k"
 	rm -rf "$out/Documentation/output/timers"
 	kmake "$src" "$out" SPHINXDIRS=timers htmldocs >"$results/$k.log" 2>&1 ||
@@ -38,4 +38,4 @@ fi
 page=$TS_SRC/Documentation/timers/timeouts.rst
 python3 "$TS_REPO/scripts/forms_table.py" --check-doc "$page" ||
 	die "htmldocs (timers): $page does not hold scripts/forms_table.py --rst (regenerate the table in patch $(grep -l 'timers/timeouts.rst' "$TS_PATCHES"/0*.patch | sed 's#.*/##' | sed -n 1p))"
-echo "htmldocs (timers): no new warning (base $nbase, patched $npatched); pages in $TS_OUT/htmldocs-patched/Documentation/output/timers/"
+echo "htmldocs (timers): no new warning (base $nbase, patched $npatched); pages in $(ts_path htmldocs-build patched)/Documentation/output/timers/"

@@ -17,7 +17,7 @@ set -euo pipefail
 suite=${1:-tests}
 cfg=$TS_REPO/qemu-config
 [ -f "$cfg/$suite" ] || die "no program list $cfg/$suite (usage: scripts/initramfs.sh [tests|bench])"
-b=$TS_OUT/initramfs-$suite
+b=$(ts_path initramfs "$suite")
 st=$TS_SRC/tools/testing/selftests
 [ -d "$st" ] || die "$st not found (run scripts/tree.sh)"
 mkdir -p "$b"
@@ -25,7 +25,7 @@ mkdir -p "$b"
 [ -f "$st/timers/timeout_classes.c" ] ||
 	die "$st/timers/timeout_classes.c not found (is patches/series applied?)"
 # The tree's uapi headers, for KHDR_INCLUDES.
-hdr_out=$TS_OUT/guest-patched
+hdr_out=$(ts_path guest patched)
 kmake "$TS_SRC" "$hdr_out" -s headers >&2 || die "make headers in $hdr_out failed"
 # The selftests' Makefiles do not track those headers: a change in them
 # rebuilds the selftests.

@@ -31,9 +31,9 @@ INIT = re.compile(r"^# init: (\d+) of (\d+) programs failed$")
 
 
 def kunit_modules():
-    src = os.environ.get("TS_SRC") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-        "timespec-sanity", "src")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from tsanity import cli as ts_cli
+    src = ts_cli.context()[2].src
     kunit_dir = os.path.join(src, "tools", "testing", "kunit")
     sys.path.insert(0, kunit_dir)
     try:

@@ -31,8 +31,8 @@ esac
 accel=$(qemu_accel)
 [ "$variant" != arm64 ] || accel=tcg # KVM cannot run an arm64 guest here
 
-build_dir=$TS_OUT/kunit-$variant
-results=$TS_RESULTS/kunit-$variant
+build_dir=$(ts_path kunit-build "$variant")
+results=$(ts_path kunit-results "$variant")
 mkdir -p "$build_dir" "$results" "$(dirname "$TS_BUILD_LOCK")"
 rm -f "$results/results.json"
 

@@ -4,47 +4,21 @@
 # accelerator, and how we fail.  Sourced, never run.
 
 ###############################################################################
-# Variables.  Set by the user (README lists them):
+# Variables.  Every TS_* variable, its default and what it is for, is
+# scripts/tsanity/config.py's (`scripts/ts variables` lists them; the
+# README too); every path of $TS_WORK is scripts/tsanity/layout.py's.
+# They are evaluated here from `scripts/ts env`: a variable set in the
+# environment overrides its default.  TS_KERNEL (X.Y) names the kernel,
+# Debian's linux-source-X.Y; everything built from it lives in
+# $TS_WORK/linux-X.Y.  The three kernels of a tree are base (Debian's
+# source, tag $TS_BASE_TAG), fixes (base + the fixes part of the series),
+# patched (base + the whole series).
 ###############################################################################
-TS_REPO=${TS_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)} # this repository
-TS_WORK=${TS_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/timespec-sanity}    # every build product
-TS_TARBALL=${TS_TARBALL:-/usr/src/linux-source-6.12.tar.xz}          # Debian's 6.12 source
-TS_JOBS=${TS_JOBS:-$(nproc)}                     # make -j of every kernel build
-TS_KVM=${TS_KVM:-0}                              # 1: QEMU with KVM, not TCG (opt-in)
-TS_PATCHES=${TS_PATCHES:-$TS_REPO/patches}       # the patch set make check-* checks
-[ ! -d "$TS_PATCHES" ] || TS_PATCHES=$(cd "$TS_PATCHES" && pwd -P) # absolute: used from other dirs
-TS_CHECK_VARIANTS=${TS_CHECK_VARIANTS:-integration} # check-bisect's configurations
-TS_BOOT_TIMEOUT=${TS_BOOT_TIMEOUT:-120}          # seconds a guest boot may take
-TS_SANITIZED_SCALE=${TS_SANITIZED_SCALE:-4}      # a sanitized boot may take this times TS_BOOT_TIMEOUT
-TS_APPEND=${TS_APPEND:-}                         # extra guest kernel parameters
-TS_SEED=${TS_SEED:-1}                            # seed of timeout_classes' random inputs (make random: fresh)
-TS_RANDOM=${TS_RANDOM:-128}                      # random inputs per timeout_classes test (0: none)
-TS_BENCH_ROUNDS=${TS_BENCH_ROUNDS:-2}            # boots per kernel in make bench
-TS_ICOUNT=${TS_ICOUNT:-0}                        # 1: QEMU counts instructions (-icount; bench.sh sets it)
-TS_AUTHOR=${TS_AUTHOR:-}                         # make mbox's author, "Name <email>"
-TS_AUDIT_DIRS=${TS_AUDIT_DIRS:-kernel fs ipc io_uring net mm drivers} # audited dirs
-TS_AUDIT_GRAPH_DIRS=${TS_AUDIT_GRAPH_DIRS:-$TS_AUDIT_DIRS} # where callers are searched
-TS_AUDIT_COCCI=${TS_AUDIT_COCCI:-}               # another semantic patch to audit with
-TS_AUDIT_JOBS=${TS_AUDIT_JOBS:-2}                # parallel spatch runs
-TS_AUDIT_FORMS=${TS_AUDIT_FORMS:-$TS_REPO/scripts/forms_table.py} # the other timeout forms' table
-# The paths the fixes fix: audit.sh --base must find each inconsistent on 6.12.
-TS_AUDIT_BASE_EXPECT=${TS_AUDIT_BASE_EXPECT:-io_uring/cancel.c:io_sync_cancel io_uring/io_uring.c:io_cqring_wait io_uring/timeout.c:__io_timeout_prep io_uring/timeout.c:io_timeout_remove_prep fs/aio.c:sys_io_getevents}
-TS_SPATCH_LIB=${TS_SPATCH_LIB:-/usr/lib/coccinelle} # spatch's standard.h
-###############################################################################
-# Derived; set them only to move a part of $TS_WORK:
-###############################################################################
-TS_SRC=${TS_SRC:-$TS_WORK/src}                   # patched: base commit + series (git am)
-TS_BASE_SRC=${TS_BASE_SRC:-$TS_WORK/base-src}    # base: worktree at the base commit
-TS_FIXES_SRC=${TS_FIXES_SRC:-$TS_WORK/fixes-src} # fixes: worktree at the fixes' last commit
-TS_OUT=${TS_OUT:-$TS_WORK/out}                   # O= build directories
-TS_RESULTS=${TS_RESULTS:-$TS_WORK/results}       # logs, verdicts, reports
-TS_BUILD_LOCK=${TS_BUILD_LOCK:-$TS_WORK/build.lock} # one kernel build at a time
-# Fixed: the base commit's tag in $TS_SRC.
-TS_BASE_TAG=base-6.12
-
-# The three kernels: base (6.12), fixes (6.12 + the fixes part of the
-# series), patched (6.12 + the whole series).
-TS_KERNELS="base fixes patched"
+TS_REPO=${TS_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+_ts_env=$(TS_REPO=$TS_REPO python3 "$TS_REPO/scripts/ts" env) ||
+	{ echo "error: scripts/ts env failed: the TS_* configuration is not usable (see above)" >&2; exit 1; }
+eval "$_ts_env"
+unset _ts_env
 
 die() {
 	echo "error: $*" >&2
@@ -53,6 +27,12 @@ die() {
 
 log() {
 	echo "==> $*" >&2
+}
+
+# ts_path NAME [ARG...]: one path of the layout (scripts/tsanity/layout.py),
+# e.g. ts_path guest patched sanitized.
+ts_path() {
+	python3 "$TS_REPO/scripts/ts" path "$@" || die "scripts/ts path $* failed"
 }
 
 # src_of KERNEL: the tree of a kernel.
@@ -89,9 +69,7 @@ qemu_accel() {
 # (comments and blank lines skipped); with PART, only those of the part
 # that a "# part: PART" line opens (patches/series: fixes, refactor).
 series_patches() {
-	awk -v want="${2:-}" '/^# part: / { part = $3; next }
-		{ sub(/#.*/, ""); gsub(/[ \t]+$/, "") }
-		NF && (want == "" || part == want)' "$1"
+	python3 "$TS_REPO/scripts/ts" series "$@" || die "reading the series file $1 failed"
 }
 
 # series_stamp DIR: the state of DIR/series: the content of every patch it
@@ -209,9 +187,11 @@ patches_tree() {
 			die "$TS_SRC does not hold patches/series as it is now (run make tree)"
 		echo "$TS_SRC"
 	else
-		[ -e "$TS_WORK/other-src/.git" ] || worktree "$TS_WORK/other-src" "$TS_BASE_TAG"
-		series_tree "$TS_PATCHES" "$TS_WORK/other-src"
-		echo "$TS_WORK/other-src"
+		local other
+		other=$(ts_path worktree other)
+		[ -e "$other/.git" ] || worktree "$other" "$TS_BASE_TAG"
+		series_tree "$TS_PATCHES" "$other"
+		echo "$other"
 	fi
 }
 

@@ -27,7 +27,7 @@ Every mbox has its own cover letter (docs/mbox/<name>.in, with the base,
 the dependencies between the mboxes and the testing figures filled in from
 the results of make test and make check).  Then every mbox is checked:
   - the kernel mboxes, in order, with git am onto a fresh 6.12 worktree
-    ($TS_WORK/mbox-src), which must end at the tree of $TS_SRC; the man-page
+    (the layout's mbox worktree), which must end at the tree of $TS_SRC; the man-page
     mboxes with git am onto the Debian pages, rendered with man --warnings
     before and after (no new warning);
   - checkpatch.pl --strict on every kernel patch, with the waivers of
@@ -50,6 +50,9 @@ import tempfile
 import textwrap
 
 import kunit_json
+from tsanity import cli as ts_cli
+from tsanity import kernel as ts_kernel
+from tsanity import series as ts_series
 
 PROJECT_NAME = "Timespec Sanity Project"
 PROJECT_EMAIL = "timespec-sanity@example.org"
@@ -81,17 +84,8 @@ def run(cmd, cwd=None, env=None, input=None, check=True):
     return p
 
 
-def lib_env():
-    names = ["TS_SRC", "TS_WORK", "TS_RESULTS", "TS_BASE_TAG"]
-    out = run(["bash", "-c", ". scripts/lib.sh && " +
-               " && ".join(f'echo "${n}"' for n in names)], cwd=REPO).stdout.split("\n")
-    return dict(zip(names, out))
-
-
 def series(part=None):
-    out = run(["bash", "-c", f'. scripts/lib.sh && series_patches patches/series {part or ""}'],
-              cwd=REPO).stdout.split()
-    return out
+    return ts_series.patches(os.path.join(REPO, "patches", "series"), part)
 
 
 def author():
@@ -244,20 +238,20 @@ def format_group(src, first_parent, last, prefix, who, tmp):
     return sorted(glob.glob(os.path.join(d, "*.patch")))
 
 
-def figures(results, src, head):
+def figures(layout, src, head):
     """Testing figures from make test (and make fixes, if it ran on this
     series)."""
     f = {}
     try:
-        rows = kunit_json.load(os.path.join(results, "kunit-x86_64", "results.json"))
+        rows = kunit_json.load(os.path.join(layout.kunit_results("x86_64"), "results.json"))
     except (OSError, ValueError) as e:
         die(f"no KUnit results ({e}): run make test first")
     f["kunit_rows"] = len(rows)
     f["kunit_pass"] = sum(1 for _, s in rows if s == "PASS")
     # The other architectures, where make check ran them.
     f["kunit_arch"] = []
-    for arch, variant in (("i386", "kunit-i386"), ("arm64 (LLVM=1)", "kunit-arm64")):
-        path = os.path.join(results, variant, "results.json")
+    for arch, variant in (("i386", "i386"), ("arm64 (LLVM=1)", "arm64")):
+        path = os.path.join(layout.kunit_results(variant), "results.json")
         try:
             # Only a run on this series: newer than the series applied in the tree.
             if os.path.getmtime(path) < os.path.getmtime(src + ".stamp"):
@@ -266,13 +260,13 @@ def figures(results, src, head):
         except OSError:
             continue
         except ValueError as e:
-            die(f"{variant}/results.json is not readable ({e})")
+            die(f"{path} is not readable ({e})")
         f["kunit_arch"].append(
             f"{arch} {sum(1 for _, s in other if s == 'PASS')} of {len(other)}")
     # scripts/report.py's reports, all in $TS_RESULTS/tests: 6.12 against
     # the whole series (make test), against the fixes alone, and the fixes
     # against the whole series (make fixes).
-    tests = os.path.join(results, "tests")
+    tests = layout.boot_results("tests")
     try:
         with open(os.path.join(tests, "report-base-patched.json")) as fh:
             f["test"] = json.load(fh)
@@ -308,7 +302,7 @@ def figures(results, src, head):
     # make bench's figures, if it ran on this series and passed (a failed
     # run leaves no bench.json).
     f["bench"] = None
-    bench = os.path.join(results, "bench")
+    bench = layout.named_results("bench")
     try:
         with open(os.path.join(bench, "patched", "commit")) as fh:
             bench_fresh = fh.read().strip() == head
@@ -490,8 +484,8 @@ def main():
     if len(sys.argv) != 1:
         die(__doc__.strip().splitlines()[0])
     who = author()
-    env = lib_env()
-    src, work, results, base_tag = env["TS_SRC"], env["TS_WORK"], env["TS_RESULTS"], env["TS_BASE_TAG"]
+    _, kernel, layout = ts_cli.context()
+    src, base_tag = layout.src, kernel.base_tag
     if not os.path.isdir(os.path.join(src, ".git")):
         die(f"{src} is not a git tree (run make tree)")
     fixes, refactor, allp = series("fixes"), series("refactor"), series()
@@ -506,21 +500,24 @@ def main():
         with open(os.path.join(REPO, "patches", p)) as fh:
             if subj.split(":")[0] not in fh.read():
                 die(f"{src}: commit {c[:12]} '{subj}' is not {p} (run make tree)")
-    pkgver = run(["dpkg-query", "-W", "-f=${Version}", "linux-source-6.12"]).stdout.strip()
+    try:
+        pkgver = kernel.package_version()
+    except ts_kernel.KernelError as e:
+        die(str(e))
     kver = run(["make", "-s", "kernelversion"], cwd=src).stdout.strip()
     base_text = BASE_TEXT.format(pkgver=pkgver, kver=kver)
     head = run(["git", "rev-parse", "HEAD"], cwd=src).stdout.strip()
-    figs = figures(results, src, head)
+    figs = figures(layout, src, head)
 
     # Written to mbox.new and renamed to mbox only once every check passed:
     # results/mbox never holds mboxes that failed a check.
-    final = os.path.join(results, "mbox")
+    final = layout.named_results("mbox")
     out = final + ".new"
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     tmp = tempfile.mkdtemp(prefix="ts-mbox.")
     try:
-        build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, figs, out,
+        build(who, src, layout, base_tag, commits, fixes, refactor, allp, base_text, figs, out,
               tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -534,7 +531,7 @@ def main():
     return 0
 
 
-def build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, figs, out, tmp):
+def build(who, src, layout, base_tag, commits, fixes, refactor, allp, base_text, figs, out, tmp):
     name, addr = who
     sender = fmt_addr(name, addr)
     base = run(["git", "rev-parse", base_tag], cwd=src).stdout.strip()
@@ -660,7 +657,7 @@ def build(who, src, work, base_tag, commits, fixes, refactor, allp, base_text, f
         summary.append(f"| {m} | {p} | {len(to)}: {', '.join(to)} | {len(cc)}: {', '.join(cc)} |")
 
     # The checks.
-    check_am(src, work, base_tag, kernel_mboxes, new[-1], tmp)
+    check_am(src, layout, base_tag, kernel_mboxes, new[-1], tmp)
     for path, proj, pages in man_mboxes:
         check_man(path, proj, pages, tmp)
     check_checkpatch(kernel_mboxes, tmp)
@@ -712,8 +709,8 @@ def apply_series(mboxes, tree, base, tmp):
          d, tree, base], cwd=REPO)
 
 
-def check_am(src, work, base_tag, mboxes, last, tmp):
-    wt = os.path.join(work, "mbox-src")
+def check_am(src, layout, base_tag, mboxes, last, tmp):
+    wt = layout.worktree("mbox")
     run(["bash", "-c", '. scripts/lib.sh && { [ -e "$1/.git" ] || worktree "$1" "$TS_BASE_TAG"; }',
          "check_am", wt], cwd=REPO)
     apply_series([path for path, _ in mboxes], wt, base_tag, tmp)

@@ -24,7 +24,7 @@ else
 fi
 [[ $seed =~ ^[0-9]+$ ]] || die "TS_SEED=$seed: not a number"
 echo "random inputs: seed $seed ($how), $TS_RANDOM per test; replay: TS_SEED=$seed TS_RANDOM=$TS_RANDOM make random"
-results=$TS_RESULTS/random
+results=$(ts_path named-results random)
 rc=0
 for k in base patched; do
 	TS_SEED=$seed TS_RESULTS=$results "$TS_REPO/scripts/boot.sh" "$k" tests || rc=1

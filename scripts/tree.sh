@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # usage: scripts/tree.sh [base]
 # The three kernel trees, outside the repository (scripts/lib.sh):
-#   $TS_SRC        patched: linux-source-6.12 as a git base commit (tag
-#                  base-6.12) with patches/series applied by git am;
+#   $TS_SRC        patched: linux-source-$TS_KERNEL as a git base commit (tag
+#                  base-$TS_KERNEL) with patches/series applied by git am;
 #   $TS_BASE_SRC   base: a worktree of the same repository at the base commit;
 #   $TS_FIXES_SRC  fixes: a worktree at the last commit of the fixes part.
 # Re-runs are incremental: nothing happens if the series did not change, and
@@ -14,13 +14,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || [ $# -eq 1 ] && [ "${1:-base}" = base ] || die "usage: scripts/tree.sh [base]"
-[ -r "$TS_TARBALL" ] || die "kernel tarball $TS_TARBALL not found (package linux-source-6.12; run scripts/deps.sh as root)"
-pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
-	die "package linux-source-6.12 is not installed"
+[ -r "$TS_TARBALL" ] || die "kernel tarball $TS_TARBALL not found (package $TS_KERNEL_PACKAGE; run scripts/deps.sh as root)"
+pkgver=$(dpkg-query -W -f='${Version}' "$TS_KERNEL_PACKAGE" 2>/dev/null) ||
+	die "package $TS_KERNEL_PACKAGE is not installed"
 
 extract() {
-	local tmp=$TS_WORK/src.tmp
-	log "extracting $TS_TARBALL (linux-source-6.12 $pkgver) into $TS_SRC"
+	local tmp
+	tmp=$(ts_path extract-tmp)
+	log "extracting $TS_TARBALL ($TS_KERNEL_PACKAGE $pkgver) into $TS_SRC"
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	tar -xJf "$TS_TARBALL" -C "$tmp" --strip-components=1
@@ -33,22 +34,22 @@ extract() {
 	git -C "$tmp" add -f -A
 	[ -n "$(git -C "$tmp" diff --cached --name-only | sed -n 1p)" ] ||
 		die "nothing staged from $TS_TARBALL: the base commit would be empty"
-	git -C "$tmp" commit -q -m "linux-source-6.12 $pkgver (Debian), unmodified"
+	git -C "$tmp" commit -q -m "$TS_KERNEL_PACKAGE $pkgver (Debian), unmodified"
 	git -C "$tmp" tag "$TS_BASE_TAG"
 	rm -f "$TS_SRC.stamp"
 	mv "$tmp" "$TS_SRC"
 }
 
-mkdir -p "$TS_WORK"
+mkdir -p "$(dirname "$TS_SRC")"
 [ -d "$TS_SRC/.git" ] || extract
 
 worktree "$TS_BASE_SRC" "$TS_BASE_TAG"
 kver=$(make -s -C "$TS_BASE_SRC" kernelversion) || die "make kernelversion failed in $TS_BASE_SRC"
 case $kver in
-6.12.*) ;;
-*) die "the tree in $TS_SRC is Linux $kver, not 6.12.x: refusing (remove $TS_WORK to start over)" ;;
+"$TS_KERNEL".*) ;;
+*) die "the tree in $TS_SRC is Linux $kver, not $TS_KERNEL.x: refusing (remove $TS_SRC to start over)" ;;
 esac
-echo "tree: linux-source-6.12 $pkgver, Linux $kver, in $TS_SRC"
+echo "tree: $TS_KERNEL_PACKAGE $pkgver, Linux $kver, in $TS_SRC"
 if [ $# -eq 1 ]; then
 	echo "base: $TS_BASE_SRC at $TS_BASE_TAG"
 	exit 0

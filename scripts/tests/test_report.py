@@ -494,8 +494,9 @@ class MboxFigures(unittest.TestCase):
     def figures(self):
         with contextlib.redirect_stderr(io.StringIO()) as err:
             try:
-                return self.mbox.figures(os.path.join(self.dir, "results"),
-                                         os.path.join(self.dir, "src"), self.HEAD), ""
+                layout = self.mbox.ts_cli.context(
+                    {"TS_RESULTS": os.path.join(self.dir, "results")})[2]
+                return self.mbox.figures(layout, os.path.join(self.dir, "src"), self.HEAD), ""
             except SystemExit:
                 return None, err.getvalue()
 

@@ -13,8 +13,10 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPLATS = os.path.join(HERE, "..", "splats.py")
-SRC = os.environ.get("TS_SRC") or os.path.join(
-    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "timespec-sanity", "src")
+sys.path.insert(0, os.path.join(HERE, ".."))
+from tsanity import cli as ts_cli  # noqa: E402
+
+SRC = ts_cli.context()[2].src
 TREE_BADNESS = os.path.join(SRC, "tools", "testing", "selftests", "rcutorture", "bin",
                             "console-badness.sh")
 # 6.12's patterns (console-badness.sh), for a machine without the tree.

@@ -1,0 +1,148 @@
+"""Tests of scripts/tsanity: the configuration, the kernel, the layout, the
+series file and the command line that lib.sh evaluates.  Each test feeds
+its own environment; none reads this machine's TS_* variables."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(HERE, "..")
+sys.path.insert(0, SCRIPTS)
+from tsanity import cli, config, kernel, layout, series  # noqa: E402
+
+TS = os.path.join(SCRIPTS, "ts")
+
+
+def ctx(**env):
+    base = {"HOME": "/home/u"}
+    base.update(env)
+    return cli.context(base)
+
+
+class Config(unittest.TestCase):
+    def test_defaults(self):
+        cfg, k, lay = ctx()
+        self.assertEqual(cfg["TS_WORK"], "/home/u/.cache/timespec-sanity")
+        self.assertEqual(cfg["TS_KERNEL"], "6.12")
+        self.assertEqual(cfg["TS_AUDIT_GRAPH_DIRS"], cfg["TS_AUDIT_DIRS"])
+        self.assertEqual(k.tarball, "/usr/src/linux-source-6.12.tar.xz")
+
+    def test_xdg_cache_home_and_overrides(self):
+        cfg, _, _ = ctx(XDG_CACHE_HOME="/c", TS_AUDIT_DIRS="fs", TS_SEED="7")
+        self.assertEqual(cfg["TS_WORK"], "/c/timespec-sanity")
+        self.assertEqual(cfg["TS_AUDIT_GRAPH_DIRS"], "fs")
+        self.assertEqual(cfg["TS_SEED"], "7")
+
+    def test_every_variable_has_a_purpose(self):
+        for name, _, what in config.USER:
+            self.assertTrue(name.startswith("TS_") and what, name)
+
+
+class Kernel(unittest.TestCase):
+    def test_names(self):
+        _, k, _ = ctx(TS_KERNEL="7.3")
+        self.assertEqual((k.package, k.base_tag, k.dirname),
+                         ("linux-source-7.3", "base-7.3", "linux-7.3"))
+
+    def test_bad_version_is_refused_naming_it(self):
+        with self.assertRaisesRegex(kernel.KernelError, "TS_KERNEL=7"):
+            ctx(TS_KERNEL="7")
+
+    def test_accepts_only_its_series(self):
+        _, k, _ = ctx(TS_KERNEL="7.3")
+        self.assertTrue(k.accepts("7.3.0-rc7"))
+        self.assertTrue(k.accepts("7.3.2"))
+        self.assertFalse(k.accepts("7.30.1"))
+        self.assertFalse(k.accepts("6.12.118"))
+
+    def test_unknown_kernel_name(self):
+        _, _, lay = ctx()
+        with self.assertRaisesRegex(kernel.KernelError, "unknown kernel 'baseline'"):
+            lay.tree("baseline")
+
+
+class Layout(unittest.TestCase):
+    def test_everything_of_a_kernel_is_under_its_directory(self):
+        _, _, lay = ctx(TS_WORK="/w")
+        for p in (lay.src, lay.base_src, lay.fixes_src, lay.out, lay.results,
+                  lay.guest("patched", "sanitized"), lay.worktree("bisect"),
+                  lay.check_state("bisect"), lay.named_results("mbox")):
+            self.assertTrue(p.startswith("/w/linux-6.12/"), p)
+        self.assertEqual(lay.build_lock, "/w/build.lock")
+
+    def test_two_kernels_share_nothing_but_the_lock(self):
+        _, _, a = ctx(TS_WORK="/w", TS_KERNEL="6.12")
+        _, _, b = ctx(TS_WORK="/w", TS_KERNEL="7.3")
+        for name, (fn, usage) in layout.PATHS.items():
+            args = {"": [], "KERNEL": ["base"], "KERNEL [sanitized]": ["fixes"],
+                    "SUITE": ["tests"], "SUITE [sanitized]": ["tests"], "VARIANT": ["x86_64"],
+                    "CHECK": ["bisect"], "JOB": ["audit"],
+                    "bisect|warnings|mbox|other": ["mbox"]}[usage]
+            self.assertNotEqual(fn(a, *args), fn(b, *args), name)
+        self.assertEqual(a.build_lock, b.build_lock)
+
+    def test_a_moved_place(self):
+        _, _, lay = ctx(TS_WORK="/w", TS_RESULTS="/r")
+        self.assertEqual(lay.boot_results("tests", "sanitized"), "/r/tests-sanitized")
+        self.assertEqual(lay.src, "/w/linux-6.12/src")
+
+    def test_unknown_names_fail(self):
+        _, _, lay = ctx()
+        for fn, arg in ((lay.worktree, "elsewhere"), (lay.named_results, "nowhere")):
+            with self.assertRaises(ValueError):
+                fn(arg)
+        with self.assertRaises(ValueError):
+            lay.guest("base", "kasan")
+
+
+class Series(unittest.TestCase):
+    def test_parts_and_comments(self):
+        with tempfile.NamedTemporaryFile("w", suffix="series", delete=False) as fh:
+            fh.write("# header\n# part: fixes\na.patch # the fix\n\n"
+                     "# part: refactor\nb.patch\n  c.patch\t\n")
+        self.addCleanup(os.unlink, fh.name)
+        self.assertEqual(series.patches(fh.name), ["a.patch", "b.patch", "c.patch"])
+        self.assertEqual(series.patches(fh.name, "fixes"), ["a.patch"])
+        self.assertEqual(series.patches(fh.name, "refactor"), ["b.patch", "c.patch"])
+        self.assertEqual(series.patches(fh.name, "stable"), [])
+
+    def test_missing_file_is_named(self):
+        with self.assertRaisesRegex(series.SeriesError, "/nonexistent/series"):
+            series.patches("/nonexistent/series")
+
+
+class CommandLine(unittest.TestCase):
+    def run_ts(self, *args, **env):
+        e = {"PATH": os.environ["PATH"], "HOME": "/home/u"}
+        e.update(env)
+        return subprocess.run([TS, *args], env=e, capture_output=True, text=True)
+
+    def test_env_survives_the_shell(self):
+        odd = "a b'c \"d\" $e"
+        p = subprocess.run(
+            ["bash", "-c", f'eval "$("{TS}" env)" && printf "%s\\n" "$TS_APPEND" "$TS_SRC"'],
+            env={"PATH": os.environ["PATH"], "HOME": "/home/u", "TS_APPEND": odd,
+                 "TS_WORK": "/w w"}, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.splitlines(), [odd, "/w w/linux-6.12/src"])
+
+    def test_path(self):
+        p = self.run_ts("path", "guest", "patched", "sanitized", TS_WORK="/w", TS_KERNEL="7.3")
+        self.assertEqual((p.returncode, p.stdout), (0, "/w/linux-7.3/out/guest-patched-sanitized\n"))
+
+    def test_path_errors_are_named(self):
+        p = self.run_ts("path", "guest", "nightly")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("unknown kernel 'nightly'", p.stderr)
+        p = self.run_ts("path", "guest")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("usage: scripts/ts path guest KERNEL [sanitized]", p.stderr)
+        p = self.run_ts("env", TS_KERNEL="latest")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("TS_KERNEL=latest", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

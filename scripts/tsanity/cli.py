@@ -1,0 +1,71 @@
+"""The command line of the tooling (scripts/ts): what the Makefile and the
+shell scripts ask of the configuration, the kernel and the layout."""
+import argparse
+import shlex
+import sys
+
+from . import config as config_mod
+from . import kernel as kernel_mod
+from . import layout as layout_mod
+from . import series as series_mod
+
+
+def context(environ=None):
+    cfg = config_mod.from_environ(environ)
+    kernel = kernel_mod.from_config(cfg)
+    return cfg, kernel, layout_mod.Layout(cfg, kernel)
+
+
+def shell_env(cfg, kernel, layout):
+    """Every TS_* variable, as shell assignments (lib.sh evaluates them)."""
+    values = dict(cfg.values)
+    values["TS_TARBALL"] = kernel.tarball
+    values.update({
+        "TS_SRC": layout.src,
+        "TS_BASE_SRC": layout.base_src,
+        "TS_FIXES_SRC": layout.fixes_src,
+        "TS_OUT": layout.out,
+        "TS_RESULTS": layout.results,
+        "TS_BUILD_LOCK": layout.build_lock,
+        "TS_BASE_TAG": kernel.base_tag,
+        "TS_KERNEL_PACKAGE": kernel.package,
+        "TS_KERNELS": " ".join(kernel_mod.NAMES),
+    })
+    return "".join(f"{k}={shlex.quote(v)}\n" for k, v in values.items())
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="scripts/ts", description=__doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("env", help="every TS_* variable as shell assignments")
+    p = sub.add_parser("path", help="one path of the layout")
+    p.add_argument("name", choices=sorted(layout_mod.PATHS))
+    p.add_argument("args", nargs="*")
+    p = sub.add_parser("series", help="the patches a series file lists")
+    p.add_argument("file")
+    p.add_argument("part", nargs="?")
+    sub.add_parser("variables", help="the TS_* variables one can set, with their defaults")
+    a = ap.parse_args(argv)
+    try:
+        cfg, kernel, layout = context()
+        if a.cmd == "env":
+            sys.stdout.write(shell_env(cfg, kernel, layout))
+        elif a.cmd == "path":
+            fn, usage = layout_mod.PATHS[a.name]
+            try:
+                print(fn(layout, *a.args))
+            except TypeError:
+                ap.error(f"usage: scripts/ts path {a.name} {usage}")
+        elif a.cmd == "series":
+            for name in series_mod.patches(a.file, a.part):
+                print(name)
+        elif a.cmd == "variables":
+            for name, default, what in config_mod.USER:
+                d = default if isinstance(default, str) else "(derived)"
+                print(f"{name}\t{d}\t{what}")
+            for name, what in config_mod.MOVABLE:
+                print(f"{name}\t(layout)\t{what}")
+    except (kernel_mod.KernelError, series_mod.SeriesError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,89 @@
+"""The one configuration of the tooling: every TS_* variable, its default
+and what it is for.  A variable set in the environment overrides its
+default; nothing else reads the environment for a TS_* name."""
+import dataclasses
+import os
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _cache_home(env):
+    home = env.get("HOME") or os.path.expanduser("~")
+    return env.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
+
+
+# (name, default, what it is for).  A default is a string, or a function
+# of the values before it (name -> value) and of the environment.
+USER = [
+    ("TS_REPO", lambda v, e: REPO, "this repository"),
+    ("TS_WORK", lambda v, e: os.path.join(_cache_home(e), "timespec-sanity"), "every build product"),
+    ("TS_KERNEL", "6.12", "the kernel: Debian's linux-source-<TS_KERNEL>"),
+    ("TS_TARBALL", "", "the kernel's source tarball (default: the Debian package's)"),
+    ("TS_JOBS", lambda v, e: str(len(os.sched_getaffinity(0))), "make -j of every kernel build"),
+    ("TS_KVM", "0", "1: QEMU with KVM, not TCG (opt-in)"),
+    ("TS_PATCHES", lambda v, e: os.path.join(v["TS_REPO"], "patches"), "the patch set make check-* checks"),
+    ("TS_CHECK_VARIANTS", "integration", "check-bisect's configurations"),
+    ("TS_BOOT_TIMEOUT", "120", "seconds a guest boot may take"),
+    ("TS_SANITIZED_SCALE", "4", "a sanitized boot may take this times TS_BOOT_TIMEOUT"),
+    ("TS_APPEND", "", "extra guest kernel parameters"),
+    ("TS_SEED", "1", "seed of timeout_classes' random inputs (make random: fresh)"),
+    ("TS_RANDOM", "128", "random inputs per timeout_classes test (0: none)"),
+    ("TS_BENCH_ROUNDS", "2", "boots per kernel in make bench"),
+    ("TS_ICOUNT", "0", "1: QEMU counts instructions (-icount; bench.sh sets it)"),
+    ("TS_AUTHOR", "", "make mbox's author, \"Name <email>\""),
+    ("TS_AUDIT_DIRS", "kernel fs ipc io_uring net mm drivers", "audited dirs"),
+    ("TS_AUDIT_GRAPH_DIRS", lambda v, e: v["TS_AUDIT_DIRS"], "where callers are searched"),
+    ("TS_AUDIT_COCCI", "", "another semantic patch to audit with"),
+    ("TS_AUDIT_JOBS", "2", "parallel spatch runs"),
+    ("TS_AUDIT_FORMS", lambda v, e: os.path.join(v["TS_REPO"], "scripts", "forms_table.py"),
+     "the other timeout forms' table"),
+    ("TS_AUDIT_BASE_EXPECT",
+     "io_uring/cancel.c:io_sync_cancel io_uring/io_uring.c:io_cqring_wait "
+     "io_uring/timeout.c:__io_timeout_prep io_uring/timeout.c:io_timeout_remove_prep "
+     "fs/aio.c:sys_io_getevents",
+     "the paths the fixes fix: audit.sh --base must find each inconsistent on the base"),
+    ("TS_SPATCH_LIB", "/usr/lib/coccinelle", "spatch's standard.h"),
+]
+
+# The places in $TS_WORK that may be moved one by one (layout.py derives
+# them from TS_WORK and the kernel otherwise).
+MOVABLE = [
+    ("TS_SRC", "patched: base commit + series (git am)"),
+    ("TS_BASE_SRC", "base: worktree at the base commit"),
+    ("TS_FIXES_SRC", "fixes: worktree at the fixes' last commit"),
+    ("TS_OUT", "O= build directories"),
+    ("TS_RESULTS", "logs, verdicts, reports"),
+    ("TS_BUILD_LOCK", "one kernel build at a time"),
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    """The values of every TS_* variable for one run."""
+    values: dict
+    moved: dict
+
+    def __getitem__(self, name):
+        return self.values[name]
+
+    @property
+    def repo(self):
+        return self["TS_REPO"]
+
+    @property
+    def work(self):
+        return self["TS_WORK"]
+
+
+def from_environ(environ=None):
+    env = os.environ if environ is None else environ
+    values = {}
+    for name, default, _ in USER:
+        if env.get(name):  # set and not empty, as the shell's ${NAME:-default}
+            values[name] = env[name]
+        else:
+            values[name] = default(values, env) if callable(default) else default
+    if os.path.isdir(values["TS_PATCHES"]):
+        values["TS_PATCHES"] = os.path.realpath(values["TS_PATCHES"])
+    moved = {name: env[name] for name, _ in MOVABLE if env.get(name)}
+    return Config(values, moved)

@@ -1,0 +1,64 @@
+"""The kernel a run works on: a Debian linux-source-X.Y package, its
+version, its tarball, and the three kernels built from it (base, fixes,
+patched).  One Kernel is made from the configuration and passed around."""
+import dataclasses
+import os
+import re
+import subprocess
+
+# The three kernels of a tree: base (Debian's source), fixes (base + the
+# fixes part of the series), patched (base + the whole series).
+NAMES = ("base", "fixes", "patched")
+
+
+class KernelError(Exception):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Kernel:
+    """Debian's linux-source-<version>."""
+    version: str        # "6.12": the X.Y of linux-source-X.Y
+    tarball: str        # the source tarball the trees are extracted from
+
+    @property
+    def package(self):
+        return f"linux-source-{self.version}"
+
+    @property
+    def base_tag(self):
+        """The tag of the base commit in the patched tree's repository."""
+        return f"base-{self.version}"
+
+    @property
+    def dirname(self):
+        """The name of the directory of $TS_WORK that holds everything
+        built from this kernel: two kernels never share a stamp or an
+        object."""
+        return f"linux-{self.version}"
+
+    def accepts(self, kernelversion):
+        """True if `make kernelversion` of a tree is this kernel's X.Y."""
+        return re.fullmatch(re.escape(self.version) + r"\.\d+(-rc\d+)?", kernelversion) is not None
+
+    def package_version(self):
+        """The Debian version of the installed package, e.g. 6.12.118-1~deb12u1."""
+        p = subprocess.run(["dpkg-query", "-W", "-f=${Version}", self.package],
+                           capture_output=True, text=True)
+        if p.returncode != 0 or not p.stdout.strip():
+            raise KernelError(f"package {self.package} is not installed")
+        return p.stdout.strip()
+
+
+def check_name(name):
+    if name not in NAMES:
+        raise KernelError(f"unknown kernel '{name}' (known: {' '.join(NAMES)})")
+    return name
+
+
+def from_config(cfg):
+    version = cfg["TS_KERNEL"]
+    if not re.fullmatch(r"\d+\.\d+", version):
+        raise KernelError(f"TS_KERNEL={version}: not a kernel series X.Y (e.g. 6.12)")
+    tarball = cfg["TS_TARBALL"] or f"/usr/src/linux-source-{version}.tar.xz"
+    return Kernel(version, tarball)

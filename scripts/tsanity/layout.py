@@ -1,0 +1,122 @@
+"""Where everything lives: the only module that spells a path of $TS_WORK.
+Everything built from one kernel is under $TS_WORK/linux-<X.Y>/; the build
+lock is shared by all kernels, so that one kernel build runs at a time."""
+import os
+
+from . import kernel as kernel_mod
+
+
+class Layout:
+    def __init__(self, cfg, kernel):
+        self.cfg = cfg
+        self.kernel = kernel
+        self.root = os.path.join(cfg.work, kernel.dirname)
+
+    def _moved(self, name, default):
+        return self.cfg.moved.get(name) or default
+
+    # The trees.
+    @property
+    def src(self):
+        """patched: the base commit with the series applied (git am)."""
+        return self._moved("TS_SRC", os.path.join(self.root, "src"))
+
+    @property
+    def base_src(self):
+        return self._moved("TS_BASE_SRC", os.path.join(self.root, "base-src"))
+
+    @property
+    def fixes_src(self):
+        return self._moved("TS_FIXES_SRC", os.path.join(self.root, "fixes-src"))
+
+    def tree(self, name):
+        """The tree of the kernel NAME (base, fixes, patched)."""
+        kernel_mod.check_name(name)
+        return {"base": self.base_src, "fixes": self.fixes_src, "patched": self.src}[name]
+
+    def worktree(self, purpose):
+        """A worktree of the patched tree's repository for one job:
+        bisect, warnings, mbox, other (another patch set)."""
+        if purpose not in ("bisect", "warnings", "mbox", "other"):
+            raise ValueError(f"no worktree for '{purpose}'")
+        return os.path.join(self.root, f"{purpose}-src")
+
+    def check_state(self, check):
+        """What a check remembers between runs (check-lib.sh): the
+        (configuration, tree) pairs that passed."""
+        return os.path.join(self.root, f"check-{check}")
+
+    @property
+    def extract_tmp(self):
+        """Where the tarball is extracted before it becomes the src tree."""
+        return os.path.join(self.root, "src.tmp")
+
+    # Build directories.
+    @property
+    def out(self):
+        return self._moved("TS_OUT", os.path.join(self.root, "out"))
+
+    @property
+    def build_lock(self):
+        return self._moved("TS_BUILD_LOCK", os.path.join(self.cfg.work, "build.lock"))
+
+    def guest(self, name, variant=""):
+        kernel_mod.check_name(name)
+        if variant not in ("", "sanitized"):
+            raise ValueError(f"unknown guest variant '{variant}'")
+        return os.path.join(self.out, f"guest-{name}" + (f"-{variant}" if variant else ""))
+
+    def initramfs(self, suite):
+        return os.path.join(self.out, f"initramfs-{suite}")
+
+    def kunit_build(self, variant):
+        return os.path.join(self.out, f"kunit-{variant}")
+
+    def check_build(self, variant):
+        return os.path.join(self.out, f"check-{variant}")
+
+    def htmldocs_build(self, name):
+        kernel_mod.check_name(name)
+        return os.path.join(self.out, f"htmldocs-{name}")
+
+    # Results.
+    @property
+    def results(self):
+        return self._moved("TS_RESULTS", os.path.join(self.root, "results"))
+
+    def kunit_results(self, variant):
+        return os.path.join(self.results, f"kunit-{variant}")
+
+    def boot_results(self, suite, variant=""):
+        """The directory of a suite's boots, one subdirectory per kernel
+        (make random: the same under results/random)."""
+        return os.path.join(self.results, suite + (f"-{variant}" if variant else ""))
+
+    def named_results(self, job):
+        """The results of a job that writes one directory: audit,
+        audit-base, bench, htmldocs, mbox, random, checks."""
+        if job not in ("audit", "audit-base", "bench", "htmldocs", "mbox", "random", "checks"):
+            raise ValueError(f"no results directory for '{job}'")
+        return os.path.join(self.results, job)
+
+
+# The paths `ts path NAME [ARG...]` prints: name -> (function of the
+# layout and the arguments, usage).
+PATHS = {
+    "root": (lambda l: l.root, ""),
+    "src": (lambda l: l.src, ""),
+    "tree": (lambda l, k: l.tree(k), "KERNEL"),
+    "worktree": (lambda l, p: l.worktree(p), "bisect|warnings|mbox|other"),
+    "check-state": (lambda l, c: l.check_state(c), "CHECK"),
+    "extract-tmp": (lambda l: l.extract_tmp, ""),
+    "out": (lambda l: l.out, ""),
+    "guest": (lambda l, k, v="": l.guest(k, v), "KERNEL [sanitized]"),
+    "initramfs": (lambda l, s: l.initramfs(s), "SUITE"),
+    "kunit-build": (lambda l, v: l.kunit_build(v), "VARIANT"),
+    "check-build": (lambda l, v: l.check_build(v), "VARIANT"),
+    "htmldocs-build": (lambda l, k: l.htmldocs_build(k), "KERNEL"),
+    "results": (lambda l: l.results, ""),
+    "kunit-results": (lambda l, v: l.kunit_results(v), "VARIANT"),
+    "boot-results": (lambda l, s, v="": l.boot_results(s, v), "SUITE [sanitized]"),
+    "named-results": (lambda l, j: l.named_results(j), "JOB"),
+}
