@@ -5,26 +5,55 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pkgs=("$TS_KERNEL_PACKAGE" qemu-system-x86 qemu-system-data gcc gcc-multilib make
+pkgs=(qemu-system-x86 qemu-system-data gcc gcc-multilib make
       flex bison bc libelf-dev libssl-dev cpio python3 xz-utils git rsync
       sparse coccinelle python3-ply python3-git
       git-email libmailtools-perl man-db manpages-dev liburing-dev
       clang lld llvm qemu-system-arm python3-sphinx python3-alabaster python3-yaml
       librsvg2-bin)
 
+installed() {
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+}
+# in_suites PACKAGE: the machine's own apt sources offer PACKAGE.
+in_suites() {
+	apt-cache policy "$1" 2>/dev/null | grep -q '^ *Candidate: [^(]'
+}
+
 missing=()
 for p in "${pkgs[@]}"; do
-	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) || st=
-	[ "$st" = installed ] || missing+=("$p")
+	installed "$p" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# The kernel's source comes from the machine's suites where they have it
+# (6.12, 6.1 on Debian 12); scripts/tree.sh fetches it from a newer suite
+# otherwise, without installing it, and takes TS_TARBALL or TS_KERNEL_DEB
+# as given.
+kernel=
+if [ -z "$TS_TARBALL" ] && [ -z "$TS_KERNEL_DEB" ] && ! installed "$TS_KERNEL_PACKAGE" &&
+	[ ! -e "$(ts_path debian)/$TS_KERNEL_PACKAGE.json" ]; then
+	kernel=$TS_KERNEL_PACKAGE
+fi
+[ ${#missing[@]} -eq 0 ] && [ -z "$kernel" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "error: missing Debian packages: ${missing[*]}" >&2
 	echo "error: run as root (or: apt-get install ${missing[*]})" >&2
 	exit 1
 fi
-echo "==> installing: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
+if [ -n "$kernel" ] && [ ${#missing[@]} -eq 0 ] && in_suites "$kernel"; then
+	missing+=("$kernel")
+elif [ -n "$kernel" ]; then
+	# The lists may be older than the machine's suites: read them anew.
+	apt-get update -q
+	if in_suites "$kernel"; then
+		missing+=("$kernel")
+	else
+		echo "==> $kernel is not in the machine's own suites: scripts/tree.sh fetches it" >&2
+	fi
+elif [ ${#missing[@]} -gt 0 ]; then
+	apt-get update -q
+fi
+[ ${#missing[@]} -gt 0 ] || exit 0
+echo "==> installing: ${missing[*]}" >&2
 apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -14,17 +14,20 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || [ $# -eq 1 ] && [ "${1:-base}" = base ] || die "usage: scripts/tree.sh [base]"
-[ -r "$TS_TARBALL" ] || die "kernel tarball $TS_TARBALL not found (package $TS_KERNEL_PACKAGE; run scripts/deps.sh as root)"
-pkgver=$(dpkg-query -W -f='${Version}' "$TS_KERNEL_PACKAGE" 2>/dev/null) ||
-	die "package $TS_KERNEL_PACKAGE is not installed"
+# The kernel's source: the installed package, or one from a newer suite
+# (scripts/tsanity/kernel.py: source); recorded for the results and mbox.
+source=$(python3 "$TS_REPO/scripts/ts" kernel source) ||
+	die "no source for $TS_KERNEL_PACKAGE (see above)"
+IFS=$'\t' read -r _ pkgver tarball origin <<<"$source"
+[ -r "$tarball" ] || die "kernel tarball $tarball not found (package $TS_KERNEL_PACKAGE; run scripts/deps.sh as root)"
 
 extract() {
 	local tmp
 	tmp=$(ts_path extract-tmp)
-	log "extracting $TS_TARBALL ($TS_KERNEL_PACKAGE $pkgver) into $TS_SRC"
+	log "extracting $tarball ($TS_KERNEL_PACKAGE $pkgver, $origin) into $TS_SRC"
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
-	tar -xJf "$TS_TARBALL" -C "$tmp" --strip-components=1
+	tar -xJf "$tarball" -C "$tmp" --strip-components=1
 	git -C "$tmp" init -q -b main
 	git -C "$tmp" config user.name "Timespec Sanity Project"
 	git -C "$tmp" config user.email "timespec-sanity@example.org"
@@ -33,7 +36,7 @@ extract() {
 	# Debian's tarball ignores everything at the top level: add by force.
 	git -C "$tmp" add -f -A
 	[ -n "$(git -C "$tmp" diff --cached --name-only | sed -n 1p)" ] ||
-		die "nothing staged from $TS_TARBALL: the base commit would be empty"
+		die "nothing staged from $tarball: the base commit would be empty"
 	git -C "$tmp" commit -q -m "$TS_KERNEL_PACKAGE $pkgver (Debian), unmodified"
 	git -C "$tmp" tag "$TS_BASE_TAG"
 	rm -f "$TS_SRC.stamp"
@@ -49,6 +52,10 @@ case $kver in
 "$TS_KERNEL".*) ;;
 *) die "the tree in $TS_SRC is Linux $kver, not $TS_KERNEL.x: refusing (remove $TS_SRC to start over)" ;;
 esac
+# A tree extracted from another version of the package is not this one.
+extracted=$(git -C "$TS_SRC" log -1 --format=%s "$TS_BASE_TAG") || die "no commit $TS_BASE_TAG in $TS_SRC"
+[ "$extracted" = "$TS_KERNEL_PACKAGE $pkgver (Debian), unmodified" ] ||
+	die "the tree in $TS_SRC is '$extracted', but the source is now $TS_KERNEL_PACKAGE $pkgver: remove $(dirname "$TS_SRC") to start over"
 echo "tree: $TS_KERNEL_PACKAGE $pkgver, Linux $kver, in $TS_SRC"
 if [ $# -eq 1 ]; then
 	echo "base: $TS_BASE_SRC at $TS_BASE_TAG"

@@ -2,6 +2,7 @@
 series file and the command line that lib.sh evaluates.  Each test feeds
 its own environment; none reads this machine's TS_* variables."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -10,7 +11,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..")
 sys.path.insert(0, SCRIPTS)
-from tsanity import cli, config, kernel, layout, series  # noqa: E402
+from tsanity import cli, config, debian, kernel, layout, series  # noqa: E402
 
 TS = os.path.join(SCRIPTS, "ts")
 
@@ -111,6 +112,71 @@ class Series(unittest.TestCase):
     def test_missing_file_is_named(self):
         with self.assertRaisesRegex(series.SeriesError, "/nonexistent/series"):
             series.patches("/nonexistent/series")
+
+
+class Debian(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.etc = os.path.join(self.dir, "etc")
+        os.makedirs(os.path.join(self.etc, "sources.list.d"))
+        self.osr = os.path.join(self.dir, "os-release")
+        with open(self.osr, "w") as fh:
+            fh.write('NAME="Debian"\nVERSION_CODENAME=bookworm\n')
+
+    def write(self, name, text):
+        with open(os.path.join(self.etc, name), "w") as fh:
+            fh.write(text)
+
+    def test_mirror_from_deb822_skips_security_and_disabled(self):
+        self.write("sources.list.d/a.sources",
+                   "Types: deb\nURIs: http://off.example/debian\nSuites: bookworm\n"
+                   "Components: main\nEnabled: no\n\n"
+                   "Types: deb\nURIs: http://sec.example/debian-security\n"
+                   "Suites: bookworm-security\nComponents: main\n\n"
+                   "Types: deb\nURIs: http://m.example/debian/\nSuites: bookworm bookworm-updates\n"
+                   "Components: main\nSigned-By: /k.gpg\n")
+        self.assertEqual(debian.mirror(self.etc, self.osr), ("http://m.example/debian", "/k.gpg"))
+
+    def test_mirror_from_one_line_list(self):
+        self.write("sources.list", "# comment\ndeb [arch=amd64 signed-by=/k2.gpg] "
+                   "http://l.example/debian bookworm main contrib\n")
+        self.assertEqual(debian.mirror(self.etc, self.osr), ("http://l.example/debian", "/k2.gpg"))
+
+    def test_no_mirror_is_named(self):
+        self.write("sources.list", "deb http://x.example/debian trixie main\n")
+        with self.assertRaisesRegex(debian.DebianError, "names the suite bookworm"):
+            debian.mirror(self.etc, self.osr)
+
+    def test_private_apt_writes_only_its_own_list(self):
+        self.write("sources.list", "deb http://l.example/debian bookworm main\n")
+        apt = debian.PrivateApt(os.path.join(self.dir, "apt"), etc=self.etc, os_release=self.osr)
+        opts = " ".join(apt.options())
+        self.assertIn(f"Dir::Etc::sourcelist={apt.list}", opts)
+        self.assertIn("Dir::Etc::sourceparts=-", opts)
+        self.assertTrue(apt.list.startswith(self.dir))
+
+    def test_a_deb_given_by_hand(self):
+        if shutil.which("dpkg-deb") is None:
+            self.fail("dpkg-deb not found: Debian's dpkg is part of every Debian machine")
+        pkg = os.path.join(self.dir, "pkg")
+        os.makedirs(os.path.join(pkg, "DEBIAN"))
+        os.makedirs(os.path.join(pkg, "usr", "src"))
+        with open(os.path.join(pkg, "DEBIAN", "control"), "w") as fh:
+            fh.write("Package: linux-source-9.9\nVersion: 9.9~rc1-1\nArchitecture: all\n"
+                     "Maintainer: t <t@localhost>\nDescription: t\n")
+        with open(os.path.join(pkg, "usr", "src", "linux-source-9.9.tar.xz"), "w") as fh:
+            fh.write("not really\n")
+        deb = os.path.join(self.dir, "linux-source-9.9_9.9~rc1-1_all.deb")
+        subprocess.run(["dpkg-deb", "-b", "-Znone", pkg, deb], check=True, capture_output=True)
+        _, k, lay = ctx(TS_WORK=os.path.join(self.dir, "w"), TS_KERNEL="9.9")
+        r = debian.fetch_kernel_source(k, lay.debian, deb=deb)
+        self.assertEqual(r["version"], "9.9~rc1-1")
+        self.assertTrue(os.path.exists(r["tarball"]))
+        self.assertTrue(r["tarball"].startswith(lay.root))
+        _, other, _ = ctx(TS_KERNEL="9.8")
+        with self.assertRaisesRegex(debian.DebianError, "is not a linux-source-9.8 package"):
+            debian.fetch_kernel_source(other, lay.debian + "2", deb=deb)
 
 
 class CommandLine(unittest.TestCase):

@@ -1,6 +1,8 @@
 """The command line of the tooling (scripts/ts): what the Makefile and the
 shell scripts ask of the configuration, the kernel and the layout."""
 import argparse
+import json
+import os
 import shlex
 import sys
 
@@ -45,6 +47,9 @@ def main(argv=None):
     p.add_argument("file")
     p.add_argument("part", nargs="?")
     sub.add_parser("variables", help="the TS_* variables one can set, with their defaults")
+    p = sub.add_parser("kernel", help="the kernel's source: package, version, tarball")
+    p.add_argument("what", choices=["source", "record"],
+                   help="source: find (or fetch) it and record it; record: what was recorded")
     a = ap.parse_args(argv)
     try:
         cfg, kernel, layout = context()
@@ -59,13 +64,24 @@ def main(argv=None):
         elif a.cmd == "series":
             for name in series_mod.patches(a.file, a.part):
                 print(name)
+        elif a.cmd == "kernel":
+            if a.what == "source":
+                r = kernel_mod.source(cfg, kernel, layout)
+                os.makedirs(layout.root, exist_ok=True)
+                with open(layout.kernel_record, "w") as fh:
+                    json.dump(r, fh, indent=1, sort_keys=True)
+                    fh.write("\n")
+            else:
+                with open(layout.kernel_record) as fh:
+                    r = json.load(fh)
+            print(f"{r['package']}\t{r['version']}\t{r['tarball']}\t{r['origin']}")
         elif a.cmd == "variables":
             for name, default, what in config_mod.USER:
                 d = default if isinstance(default, str) else "(derived)"
                 print(f"{name}\t{d}\t{what}")
             for name, what in config_mod.MOVABLE:
                 print(f"{name}\t(layout)\t{what}")
-    except (kernel_mod.KernelError, series_mod.SeriesError, ValueError) as e:
+    except (kernel_mod.KernelError, series_mod.SeriesError, ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0

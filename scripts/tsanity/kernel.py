@@ -2,6 +2,7 @@
 version, its tarball, and the three kernels built from it (base, fixes,
 patched).  One Kernel is made from the configuration and passed around."""
 import dataclasses
+import json
 import os
 import re
 import subprocess
@@ -41,13 +42,14 @@ class Kernel:
         """True if `make kernelversion` of a tree is this kernel's X.Y."""
         return re.fullmatch(re.escape(self.version) + r"\.\d+(-rc\d+)?", kernelversion) is not None
 
-    def package_version(self):
-        """The Debian version of the installed package, e.g. 6.12.118-1~deb12u1."""
-        p = subprocess.run(["dpkg-query", "-W", "-f=${Version}", self.package],
-                           capture_output=True, text=True)
-        if p.returncode != 0 or not p.stdout.strip():
-            raise KernelError(f"package {self.package} is not installed")
-        return p.stdout.strip()
+    def package_version(self, layout):
+        """The Debian version of the package the trees were extracted from,
+        e.g. 6.12.118-1~deb12u1 (scripts/tree.sh records it)."""
+        try:
+            with open(layout.kernel_record) as fh:
+                return json.load(fh)["version"]
+        except (OSError, ValueError, KeyError) as e:
+            raise KernelError(f"{layout.kernel_record} is not readable ({e}): run make tree")
 
 
 def check_name(name):
@@ -62,3 +64,23 @@ def from_config(cfg):
         raise KernelError(f"TS_KERNEL={version}: not a kernel series X.Y (e.g. 6.12)")
     tarball = cfg["TS_TARBALL"] or f"/usr/src/linux-source-{version}.tar.xz"
     return Kernel(version, tarball)
+
+
+def source(cfg, kernel, layout):
+    """{package, version, tarball, origin}: where this kernel's source comes
+    from.  A tarball given by hand (TS_TARBALL) is taken as it is; else the
+    installed package (the machine's own suites: scripts/deps.sh installs
+    it where they have it); else the package downloaded from a newer suite
+    without touching the machine (debian.py), or the .deb TS_KERNEL_DEB."""
+    from . import debian
+    if cfg["TS_TARBALL"]:
+        return {"package": kernel.package, "version": "(tarball given by hand)",
+                "tarball": cfg["TS_TARBALL"], "origin": "TS_TARBALL"}
+    installed = debian.installed_version(kernel.package)
+    if installed and not cfg["TS_KERNEL_DEB"]:
+        return {"package": kernel.package, "version": installed, "tarball": kernel.tarball,
+                "origin": "installed"}
+    try:
+        return debian.fetch_kernel_source(kernel, layout.debian, deb=cfg["TS_KERNEL_DEB"] or None)
+    except debian.DebianError as e:
+        raise KernelError(str(e)) from e

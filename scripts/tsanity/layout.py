@@ -51,6 +51,17 @@ class Layout:
         """Where the tarball is extracted before it becomes the src tree."""
         return os.path.join(self.root, "src.tmp")
 
+    @property
+    def debian(self):
+        """The kernel's Debian package when it is not installed: the .deb,
+        its extracted files and the private apt state it came through."""
+        return os.path.join(self.root, "debian")
+
+    @property
+    def kernel_record(self):
+        """What the trees were extracted from: package, version, tarball."""
+        return os.path.join(self.root, "kernel.json")
+
     # Build directories.
     @property
     def out(self):
@@ -109,6 +120,8 @@ PATHS = {
     "worktree": (lambda l, p: l.worktree(p), "bisect|warnings|mbox|other"),
     "check-state": (lambda l, c: l.check_state(c), "CHECK"),
     "extract-tmp": (lambda l: l.extract_tmp, ""),
+    "debian": (lambda l: l.debian, ""),
+    "kernel-record": (lambda l: l.kernel_record, ""),
     "out": (lambda l: l.out, ""),
     "guest": (lambda l, k, v="": l.guest(k, v), "KERNEL [sanitized]"),
     "initramfs": (lambda l, s: l.initramfs(s), "SUITE"),
