@@ -47,6 +47,10 @@ import re
 import statistics
 import sys
 
+from tsanity import cli as ts_cli
+
+V = ts_cli.context()[1].version
+
 KERNELS = ("base", "fixes", "patched")
 ENTRY = r"(?P<abi>[a-z0-9_]+):(?P<entry>\S+) (?P<path>\S+)"
 LINE = re.compile(r"#\s*bench " + ENTRY + r" insn/call:(?P<vals>(?: \d+\.\d+)+)\s*$")
@@ -140,7 +144,7 @@ def main():
            "kernel), not time. ABI: x86_64 is the native build of qemu-config/bench.c, i386 "
            "its -m32 build (time64 and time32 syscalls through the compat entry). Spread: "
            "max - min of the repeats. A difference within the larger spread of its two "
-           "kernels is shown as 0. \"not refused\": 6.12 takes the input the fix refuses, "
+           f"kernels is shown as 0. \"not refused\": {V} takes the input the fix refuses, "
            "so base has no refusal to count.", "",
            "| entry point | ABI | path | base | fixes | patched | spread b / f / p "
            "| fixes - base | patched - fixes |", "|---|---|---|---|---|---|---|---|---|"]

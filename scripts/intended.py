@@ -13,11 +13,11 @@ import os
 import re
 
 import timeout_classes
+from tsanity import cli as ts_cli
 
 # The list of the series; report.py --intended names another (none at all
 # between the fixes and the whole series).
-DEFAULT = os.path.normpath(os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "patches", "intended-differences"))
+DEFAULT = os.path.join(ts_cli.series_dir(), "intended-differences")
 OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq,
        ">=": operator.ge, ">": operator.gt}
 COND = re.compile(r"(?P<field>sec|nsec|usec|us|ms)(?P<op><=|>=|==|<|>)(?P<n>-?\d+)$")

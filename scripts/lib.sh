@@ -137,7 +137,7 @@ series_commits() {
 	local tree=$1 part=${2:-} patches n nfixes
 	[ -r "$tree.stamp" ] || die "$tree holds no series (run make tree)"
 	patches=$TS_PATCHES
-	[ "$tree" != "$TS_SRC" ] || patches=$TS_REPO/patches
+	[ "$tree" != "$TS_SRC" ] || patches=$TS_SERIES
 	n=$(series_patches "$patches/series" | wc -l)
 	[ "$(git -C "$tree" rev-list --count "$TS_BASE_TAG"..HEAD)" -eq "$n" ] ||
 		die "$tree does not hold the $n patches of $patches/series (run make tree)"
@@ -182,9 +182,9 @@ worktree() {
 # repository's own patches (make tree), else the worktree
 # $TS_WORK/other-src, brought up to date with series_tree.
 patches_tree() {
-	if [ "$(cd "$TS_PATCHES" && pwd)" = "$(cd "$TS_REPO/patches" && pwd)" ]; then
+	if [ "$(cd "$TS_PATCHES" && pwd)" = "$(cd "$TS_SERIES" && pwd)" ]; then
 		[ "$(cut -d' ' -f1 "$TS_SRC.stamp" 2>/dev/null)" = "$(series_stamp "$TS_PATCHES")" ] ||
-			die "$TS_SRC does not hold patches/series as it is now (run make tree)"
+			die "$TS_SRC does not hold ${TS_SERIES#"$TS_REPO/"}/series as it is now (run make tree)"
 		echo "$TS_SRC"
 	else
 		local other

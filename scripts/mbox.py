@@ -54,9 +54,13 @@ from tsanity import cli as ts_cli
 from tsanity import kernel as ts_kernel
 from tsanity import series as ts_series
 
+V = ts_cli.context()[1].version
+# The kernel's own series (patches/series and its neighbours).
+SERIES = ts_cli.series_dir()
+
 PROJECT_NAME = "Timespec Sanity Project"
 PROJECT_EMAIL = "timespec-sanity@example.org"
-BASE_TEXT = ("Debian's linux-source-6.12 {pkgver}, that is v{kver} plus Debian's "
+BASE_TEXT = ("Debian's linux-source-{version} {pkgver}, that is v{kver} plus Debian's "
              "patches")
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 # The Debian packages whose pages the man-page patches are made against, and
@@ -85,7 +89,7 @@ def run(cmd, cwd=None, env=None, input=None, check=True):
 
 
 def series(part=None):
-    return ts_series.patches(os.path.join(REPO, "patches", "series"), part)
+    return ts_series.patches(os.path.join(SERIES, "series"), part)
 
 
 def author():
@@ -363,7 +367,7 @@ def testing_text(f):
         f"{f['kunit_rows']} parameterised rows pass"
         + ("; " + ", ".join(f["kunit_arch"]) if f["kunit_arch"] else "") + ".",
         f" - Integration: selftests/timers/timeout_classes, native and -m32, booted "
-        f"under QEMU on 6.12 and on 6.12 + the whole series: {b['contract_cases']} "
+        f"under QEMU on {V} and on {V} + the whole series: {b['contract_cases']} "
         f"contract cases per kernel ({by_abi}). {t['differences']} cases differ, "
         f"and all of them are the intended changes of the fixes "
         f"({t['intended']['seen']} of {t['intended']['listed']} listed); "
@@ -371,7 +375,7 @@ def testing_text(f):
     ]
     if f["fixes"] and f["refactor"]:
         lines.append(
-            f" - The fixes alone against 6.12: {f['fixes']['differences']} differences, "
+            f" - The fixes alone against {V}: {f['fixes']['differences']} differences, "
             f"exactly the listed ones ({f['fixes']['verdict']}). The refactor on top of "
             f"the fixes against the fixes alone: {f['refactor']['differences']} "
             f"differences ({f['refactor']['verdict']}).")
@@ -497,15 +501,15 @@ def main():
             "(run make tree)")
     for c, p in zip(commits, allp):
         subj = run(["git", "log", "-1", "--format=%s", c], cwd=src).stdout.strip()
-        with open(os.path.join(REPO, "patches", p)) as fh:
+        with open(os.path.join(SERIES, p)) as fh:
             if subj.split(":")[0] not in fh.read():
                 die(f"{src}: commit {c[:12]} '{subj}' is not {p} (run make tree)")
     try:
-        pkgver = kernel.package_version()
+        pkgver = kernel.package_version(layout)
     except ts_kernel.KernelError as e:
         die(str(e))
     kver = run(["make", "-s", "kernelversion"], cwd=src).stdout.strip()
-    base_text = BASE_TEXT.format(pkgver=pkgver, kver=kver)
+    base_text = BASE_TEXT.format(version=kernel.version, pkgver=pkgver, kver=kver)
     head = run(["git", "rev-parse", "HEAD"], cwd=src).stdout.strip()
     figs = figures(layout, src, head)
 
@@ -560,7 +564,7 @@ def build(who, src, layout, base_tag, commits, fixes, refactor, allp, base_text,
     man_names = [f"{len(groups) + n + 1}-{proj}" for n, proj in enumerate(MAN_PROJECTS)]
     order = "\n".join(f"  {n}.mbox" for n in names + man_names)
     deps = ("The submission is {n} mboxes, meant to be applied in this order:\n{order}\n\n"
-            "Each fixes mbox applies to 6.12 on its own and needs nothing from the "
+            f"Each fixes mbox applies to {V} on its own and needs nothing from the "
             "others. The refactor applies on top of all the fixes, because it converts "
             "the sites they fix. The man-page patches document the user-visible changes "
             "of the fixes and should wait for them.").format(n=len(names) + len(man_names),
@@ -689,7 +693,7 @@ def build(who, src, layout, base_tag, commits, fixes, refactor, allp, base_text,
 
 def load_waivers():
     w = collections.defaultdict(set)
-    with open(os.path.join(REPO, "patches", "checkpatch.waivers")) as fh:
+    with open(os.path.join(SERIES, "checkpatch.waivers")) as fh:
         for line in fh:
             f = line.split("#", 1)[0].split() if not line.startswith("#") else []
             if len(f) >= 3:
@@ -754,7 +758,7 @@ def check_checkpatch(mboxes, tmp):
             names_all.append(pname)
     with open(os.path.join(d, "series"), "w") as fh:
         fh.write("".join(f"{n}\n" for n in names_all))
-    shutil.copy(os.path.join(REPO, "patches", "checkpatch.waivers"), d)
+    shutil.copy(os.path.join(SERIES, "checkpatch.waivers"), d)
     p = run([os.path.join(REPO, "scripts", "check-patches.sh")], cwd=REPO,
             env=dict(os.environ, TS_PATCHES=d), check=False)
     if p.returncode != 0:

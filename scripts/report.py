@@ -35,11 +35,13 @@ import sys
 
 import intended
 import timeout_classes as tc
+from tsanity import cli as ts_cli
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The kernels, oldest first, with the words the report uses for them.
-KERNELS = {"base": "base (6.12)", "fixes": "fixes (6.12 + fixes)",
-           "patched": "patched (6.12 + series)"}
+V = ts_cli.context()[1].version
+KERNELS = {"base": f"base ({V})", "fixes": f"fixes ({V} + fixes)",
+           "patched": f"patched ({V} + series)"}
 
 
 def nodes(tests, path=()):
@@ -436,7 +438,7 @@ def main(argv=None):
     k = data["kernels"][args.old]
     if k["by_design"]:
         print(f"{args.old}: {k['by_design']} cases fail the contract by design, each listed in "
-              f"{label} (6.12 answers them as the list says, and the fixes change exactly "
+              f"{label} ({V} answers them as the list says, and the fixes change exactly "
               "these): not failures of this run")
     for p in problems:
         print(f"error: {p}", file=sys.stderr)

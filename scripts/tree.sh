@@ -62,8 +62,8 @@ if [ $# -eq 1 ]; then
 	exit 0
 fi
 
-series_tree "$TS_REPO/patches" "$TS_SRC"
-echo "patched: $TS_SRC, $(series_commits "$TS_SRC" | wc -l) patches of patches/series"
+series_tree "$TS_SERIES" "$TS_SRC"
+echo "patched: $TS_SRC, $(series_commits "$TS_SRC" | wc -l) patches of ${TS_SERIES#"$TS_REPO/"}/series"
 echo "base: $TS_BASE_SRC at $TS_BASE_TAG"
 fixes=$(series_commits "$TS_SRC" fixes | tail -n 1)
 worktree "$TS_FIXES_SRC" "$fixes"

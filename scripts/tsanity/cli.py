@@ -18,10 +18,18 @@ def context(environ=None):
     return cfg, kernel, layout_mod.Layout(cfg, kernel)
 
 
+def series_dir(environ=None):
+    """The directory of the kernel's own series (patches/series, ...)."""
+    cfg, kernel, _ = context(environ)
+    return kernel.series_dir(cfg.repo)
+
+
 def shell_env(cfg, kernel, layout):
     """Every TS_* variable, as shell assignments (lib.sh evaluates them)."""
     values = dict(cfg.values)
     values["TS_TARBALL"] = kernel.tarball
+    values["TS_SERIES"] = kernel.series_dir(cfg.repo)
+    values["TS_PATCHES"] = values["TS_PATCHES"] or os.path.realpath(values["TS_SERIES"])
     values.update({
         "TS_SRC": layout.src,
         "TS_BASE_SRC": layout.base_src,

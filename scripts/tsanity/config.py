@@ -22,7 +22,7 @@ USER = [
     ("TS_KERNEL_DEB", "", "the kernel's linux-source .deb, given by hand (default: apt's)"),
     ("TS_JOBS", lambda v, e: str(len(os.sched_getaffinity(0))), "make -j of every kernel build"),
     ("TS_KVM", "0", "1: QEMU with KVM, not TCG (opt-in)"),
-    ("TS_PATCHES", lambda v, e: os.path.join(v["TS_REPO"], "patches"), "the patch set make check-* checks"),
+    ("TS_PATCHES", "", "the patch set make check-* checks (default: the kernel's own series)"),
     ("TS_CHECK_VARIANTS", "integration", "check-bisect's configurations"),
     ("TS_BOOT_TIMEOUT", "120", "seconds a guest boot may take"),
     ("TS_SANITIZED_SCALE", "4", "a sanitized boot may take this times TS_BOOT_TIMEOUT"),
@@ -84,7 +84,7 @@ def from_environ(environ=None):
             values[name] = env[name]
         else:
             values[name] = default(values, env) if callable(default) else default
-    if os.path.isdir(values["TS_PATCHES"]):
+    if values["TS_PATCHES"] and os.path.isdir(values["TS_PATCHES"]):
         values["TS_PATCHES"] = os.path.realpath(values["TS_PATCHES"])
     moved = {name: env[name] for name, _ in MOVABLE if env.get(name)}
     return Config(values, moved)

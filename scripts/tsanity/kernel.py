@@ -7,6 +7,11 @@ import os
 import re
 import subprocess
 
+# The series of each kernel, a directory of the repository with a series
+# file (its order and parts), the patches, intended-differences and
+# checkpatch.waivers.  Any other kernel has no series of its own.
+SERIES = {"6.12": "patches"}
+
 # The three kernels of a tree: base (Debian's source), fixes (base + the
 # fixes part of the series), patched (base + the whole series).
 NAMES = ("base", "fixes", "patched")
@@ -37,6 +42,13 @@ class Kernel:
         built from this kernel: two kernels never share a stamp or an
         object."""
         return f"linux-{self.version}"
+
+    def series_dir(self, repo):
+        """The directory of this kernel's own series in the repository."""
+        if self.version not in SERIES:
+            raise KernelError(f"no series for Linux {self.version} in the repository "
+                              f"(series exist for {', '.join(sorted(SERIES))})")
+        return os.path.join(repo, SERIES[self.version])
 
     def accepts(self, kernelversion):
         """True if `make kernelversion` of a tree is this kernel's X.Y."""
