@@ -3,18 +3,24 @@
 # The host scripts' own tests (make check-scripts): every test_*.py with
 # Python's unittest, then every test_*.sh.  Each test builds its inputs in
 # a temporary directory; none builds or boots a kernel.  test_lib.sh needs
-# the patched tree (make tree) for its kunit_config; test_report.py's
-# real-data cases run only where an earlier run's results were kept, and
-# skip, saying so, elsewhere.  Exits 1 if any test failed, naming it.
+# the patched tree (make tree) for its kunit_config.  Prints how many tests
+# ran; exits 1 if any test failed or was skipped, naming it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-check-scripts.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
 failed=()
-echo "==> python3 -m unittest: $here/test_*.py"
-python3 -m unittest discover -s "$here" -p 'test_*.py' || failed+=("python unittest (see above)")
+echo "==> python3 scripts/tests/run_unittests.py: $here/test_*.py"
+python3 "$here/run_unittests.py" || failed+=("python unittest (see above)")
+# The shell tests print one "ok [N] - ..." or "not ok [N] - ..." line per test.
+nsh=0
 for t in "$here"/test_*.sh; do
 	echo "==> $t"
-	"$t" || failed+=("$(basename "$t")")
+	"$t" | tee "$tmp/out" || failed+=("$(basename "$t")")
+	nsh=$((nsh + $(awk '/^(not )?ok( [0-9]+)? - / { n++ } END { print n + 0 }' "$tmp/out")))
+	if grep -q '^ok.* # *SKIP' "$tmp/out"; then failed+=("$(basename "$t") skipped a test"); fi
 done
+echo "shell tests: $nsh ran"
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "error: check-scripts: failed: ${failed[*]}" >&2
 	exit 1
