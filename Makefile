@@ -28,9 +28,9 @@ SHELL := /bin/bash
 S := scripts
 TS := $(S)/ts
 # The directories of the integration boots, one per kernel inside
-# (scripts/tsanity/layout.py says where).
-TESTS = $$($(TS) path boot-results tests)
-TESTS_SANITIZED = $$($(TS) path boot-results tests sanitized)
+# (scripts/tsanity/layout.py says where); a recipe sets $$d first.
+TESTS = d=$$($(TS) path boot-results tests)
+TESTS_SANITIZED = d=$$($(TS) path boot-results tests sanitized)
 ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 
 .PHONY: all test deps base tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
@@ -75,16 +75,16 @@ boot: guest initramfs ## boot base and patched under QEMU: serial logs and verdi
 	@rc=0; $(S)/boot.sh base || rc=1; $(S)/boot.sh patched || rc=1; exit $$rc
 
 report: boot ## judge base against patched (report-base-patched.md), and map the other timeout forms
-	@$(S)/report.py "$(TESTS)" base patched
-	@$(S)/forms.py "$(TESTS)" base patched
+	@$(TESTS) && $(S)/report.py "$$d" base patched
+	@$(TESTS) && $(S)/forms.py "$$d" base patched
 
 fixes: report ## 6.12 + fixes: exactly the intended differences from base, none from patched
 	@$(S)/guest-kernel.sh fixes >/dev/null
 	@$(S)/boot.sh fixes
-	@$(S)/report.py "$(TESTS)" base fixes
-	@$(S)/forms.py "$(TESTS)" base fixes
-	@$(S)/report.py --intended /dev/null "$(TESTS)" fixes patched
-	@$(S)/forms.py --intended /dev/null "$(TESTS)" fixes patched
+	@$(TESTS) && $(S)/report.py "$$d" base fixes
+	@$(TESTS) && $(S)/forms.py "$$d" base fixes
+	@$(TESTS) && $(S)/report.py --intended /dev/null "$$d" fixes patched
+	@$(TESTS) && $(S)/forms.py --intended /dev/null "$$d" fixes patched
 
 audit: tree ## spatch: every timeout path of patched consistent, and 6.12's fixed paths found
 	@$(S)/audit.sh --strict
@@ -111,8 +111,8 @@ check-sanitized: tree initramfs ## the integration suite on KASAN/UBSAN/lockdep/
 	@$(S)/guest-kernel.sh patched sanitized >/dev/null
 	@rc=0; $(S)/boot.sh --list-reports base tests sanitized || rc=1; \
 	$(S)/boot.sh patched tests sanitized || rc=1; \
-	$(S)/splats.py report "$(TESTS_SANITIZED)" base patched || rc=1; \
-	$(S)/report.py "$(TESTS_SANITIZED)" base patched || rc=1; exit $$rc
+	$(TESTS_SANITIZED) && $(S)/splats.py report "$$d" base patched || rc=1; \
+	$(TESTS_SANITIZED) && $(S)/report.py "$$d" base patched || rc=1; exit $$rc
 
 check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 kunit-arm64 fixes ## the review checks that fit CI's hour
 

@@ -49,7 +49,7 @@ import sys
 
 from tsanity import cli as ts_cli
 
-V = ts_cli.context()[1].version
+V = ts_cli.version_or_exit()
 
 KERNELS = ("base", "fixes", "patched")
 ENTRY = r"(?P<abi>[a-z0-9_]+):(?P<entry>\S+) (?P<path>\S+)"

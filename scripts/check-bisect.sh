@@ -21,8 +21,10 @@ for v in "${variants[@]}"; do
 		die "TS_CHECK_VARIANTS: no configuration '$v' (qemu-config/variants/$v.config)"
 done
 tree=$(patches_tree)
-mapfile -t patches < <(series_patches "$TS_PATCHES/series")
-mapfile -t commits < <(series_commits "$tree")
+list=$(series_patches "$TS_PATCHES/series") || exit 1
+mapfile -t patches <<<"$list"
+list=$(series_commits "$tree") || exit 1
+mapfile -t commits <<<"$list"
 n=${#commits[@]}
 full=${commits[$((n - 1))]}
 check_state bisect
@@ -32,7 +34,8 @@ worktree "$src" "$full"
 trap 'git -C "$src" checkout -q -f --detach "$full" || echo "warning: could not check $full out in $src" >&2' EXIT
 
 for v in "${variants[@]}"; do
-	check_config "$src" "$(ts_path check-build "$v")" "$TS_REPO/qemu-config/guest.config" \
+	out=$(ts_path check-build "$v")
+	check_config "$src" "$out" "$TS_REPO/qemu-config/guest.config" \
 		"$src/kernel/time/tests/.kunitconfig" "$TS_REPO/qemu-config/variants/$v.config"
 done
 

@@ -10,13 +10,15 @@ set -euo pipefail
 . "$(dirname "$0")/check-lib.sh"
 
 [ $# -eq 0 ] || die "usage: scripts/check-patches.sh"
+[ -n "$TS_PATCHES" ] || die "no patch set: Linux $TS_KERNEL has no series in the repository (set TS_PATCHES)"
 series_file=$TS_PATCHES/series
 waiver_file=$TS_PATCHES/checkpatch.waivers
 checkpatch=$TS_BASE_SRC/scripts/checkpatch.pl
 [ -f "$checkpatch" ] || die "$checkpatch not found (run make tree)"
 series_stamp "$TS_PATCHES" >/dev/null # every listed patch exists
-mapfile -t patches < <(series_patches "$series_file")
-[ "${#patches[@]}" -gt 0 ] || die "$series_file lists no patch"
+list=$(series_patches "$series_file") || exit 1
+[ -n "$list" ] || die "$series_file lists no patch"
+mapfile -t patches <<<"$list"
 check_state patches
 
 declare -A waiver_used=() waiver_line=()

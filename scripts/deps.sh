@@ -15,7 +15,7 @@ pkgs=(qemu-system-x86 qemu-system-data gcc gcc-multilib make
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
 }
-# in_suites PACKAGE: the machine's own apt sources offer PACKAGE.
+# in_suites PACKAGE: the machine's apt lists offer PACKAGE.
 in_suites() {
 	apt-cache policy "$1" 2>/dev/null | grep -q '^ *Candidate: [^(]'
 }
@@ -24,35 +24,34 @@ missing=()
 for p in "${pkgs[@]}"; do
 	installed "$p" || missing+=("$p")
 done
-# The kernel's source comes from the machine's suites where they have it
-# (6.12, 6.1 on Debian 12); scripts/tree.sh fetches it from a newer suite
-# otherwise, without installing it, and takes TS_TARBALL or TS_KERNEL_DEB
-# as given.
+# The kernel's source: installed from the machine's own suites where they
+# have it (6.12 and 6.1 on Debian 12); otherwise scripts/tree.sh fetches
+# it from a newer suite without installing it.  TS_TARBALL or
+# TS_KERNEL_DEB given by hand, or a package fetched already, need nothing.
 kernel=
+fetched=$(ts_path debian)/$TS_KERNEL_PACKAGE.json
 if [ -z "$TS_TARBALL" ] && [ -z "$TS_KERNEL_DEB" ] && ! installed "$TS_KERNEL_PACKAGE" &&
-	[ ! -e "$(ts_path debian)/$TS_KERNEL_PACKAGE.json" ]; then
+	[ ! -e "$fetched" ]; then
 	kernel=$TS_KERNEL_PACKAGE
 fi
 [ ${#missing[@]} -eq 0 ] && [ -z "$kernel" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
+	if [ -n "$kernel" ] && in_suites "$kernel"; then missing+=("$kernel"); fi
+	# A kernel the machine's suites lack is fetched by scripts/tree.sh.
+	[ ${#missing[@]} -gt 0 ] || exit 0
 	echo "error: missing Debian packages: ${missing[*]}" >&2
 	echo "error: run as root (or: apt-get install ${missing[*]})" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-if [ -n "$kernel" ] && [ ${#missing[@]} -eq 0 ] && in_suites "$kernel"; then
-	missing+=("$kernel")
-elif [ -n "$kernel" ]; then
-	# The lists may be older than the machine's suites: read them anew.
-	apt-get update -q
+apt-get update -q
+if [ -n "$kernel" ]; then
 	if in_suites "$kernel"; then
 		missing+=("$kernel")
 	else
 		echo "==> $kernel is not in the machine's own suites: scripts/tree.sh fetches it" >&2
 	fi
-elif [ ${#missing[@]} -gt 0 ]; then
-	apt-get update -q
 fi
 [ ${#missing[@]} -gt 0 ] || exit 0
 echo "==> installing: ${missing[*]}" >&2

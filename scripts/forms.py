@@ -183,7 +183,7 @@ def svg(rows, cells, old, new, not_measured):
 
 def main():
     ap = argparse.ArgumentParser(prog="scripts/forms.py")
-    ap.add_argument("--intended", metavar="FILE", default=intended.DEFAULT,
+    ap.add_argument("--intended", metavar="FILE", default=None,
                     help="the list of intended differences (default: %(default)s)")
     ap.add_argument("--ids", metavar="FILE",
                     help="the interfaces, one id a line (default: scripts/forms_table.py's)")
@@ -192,6 +192,8 @@ def main():
     ap.add_argument("new")
     args = ap.parse_args()
     results, old, new = args.results, args.old, args.new
+    if args.intended is None:
+        args.intended = intended.default()
     try:
         rules = intended.load(args.intended, forms=True)
     except OSError as e:

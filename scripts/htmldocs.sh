@@ -38,4 +38,5 @@ fi
 page=$TS_SRC/Documentation/timers/timeouts.rst
 python3 "$TS_REPO/scripts/forms_table.py" --check-doc "$page" ||
 	die "htmldocs (timers): $page does not hold scripts/forms_table.py --rst (regenerate the table in patch $(grep -l 'timers/timeouts.rst' "$TS_PATCHES"/0*.patch | sed 's#.*/##' | sed -n 1p))"
-echo "htmldocs (timers): no new warning (base $nbase, patched $npatched); pages in $(ts_path htmldocs-build patched)/Documentation/output/timers/"
+pages=$(ts_path htmldocs-build patched)/Documentation/output/timers/
+echo "htmldocs (timers): no new warning (base $nbase, patched $npatched); pages in $pages"

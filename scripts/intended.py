@@ -17,7 +17,16 @@ from tsanity import cli as ts_cli
 
 # The list of the series; report.py --intended names another (none at all
 # between the fixes and the whole series).
-DEFAULT = os.path.join(ts_cli.series_dir(), "intended-differences")
+def default(required=True):
+    """The series' list: intended-differences beside the kernel's series
+    (None, or an exit naming the problem if REQUIRED, where the kernel has
+    no series)."""
+    try:
+        return os.path.join(ts_cli.series_dir(), "intended-differences")
+    except ts_cli.kernel_mod.KernelError as e:
+        if required:
+            raise SystemExit(f"error: {e} (name a list with --intended)")
+        return None
 OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq,
        ">=": operator.ge, ">": operator.gt}
 COND = re.compile(r"(?P<field>sec|nsec|usec|us|ms)(?P<op><=|>=|==|<|>)(?P<n>-?\d+)$")

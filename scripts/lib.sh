@@ -15,7 +15,17 @@
 # patched (base + the whole series).
 ###############################################################################
 TS_REPO=${TS_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-_ts_env=$(TS_REPO=$TS_REPO python3 "$TS_REPO/scripts/ts" env) ||
+# The command line beside this library (not $TS_REPO's, which a test may
+# point elsewhere).
+_ts_cli=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ts
+# ts ARG...: scripts/ts with every TS_* variable this shell has set,
+# exported or not.
+ts() {
+	local v vars=()
+	for v in $(compgen -v TS_); do vars+=("$v=${!v}"); done
+	env "${vars[@]}" python3 "$_ts_cli" "$@"
+}
+_ts_env=$(ts env) ||
 	{ echo "error: scripts/ts env failed: the TS_* configuration is not usable (see above)" >&2; exit 1; }
 eval "$_ts_env"
 unset _ts_env
@@ -32,7 +42,7 @@ log() {
 # ts_path NAME [ARG...]: one path of the layout (scripts/tsanity/layout.py),
 # e.g. ts_path guest patched sanitized.
 ts_path() {
-	python3 "$TS_REPO/scripts/ts" path "$@" || die "scripts/ts path $* failed"
+	ts path "$@" || die "scripts/ts path $* failed"
 }
 
 # src_of KERNEL: the tree of a kernel.
@@ -69,7 +79,7 @@ qemu_accel() {
 # (comments and blank lines skipped); with PART, only those of the part
 # that a "# part: PART" line opens (patches/series: fixes, refactor).
 series_patches() {
-	python3 "$TS_REPO/scripts/ts" series "$@" || die "reading the series file $1 failed"
+	ts series "$@" || die "reading the series file $1 failed"
 }
 
 # series_stamp DIR: the state of DIR/series: the content of every patch it
@@ -91,7 +101,7 @@ series_stamp() {
 # ends up unchanged keep their mtime, so that make rebuilds only what the
 # change touched.  The one git am of the project.
 series_tree() {
-	local patches=$1 tree=$2 base=${3:-$TS_BASE_TAG} stamp n=0 p saved blob mtime f
+	local patches=$1 tree=$2 base=${3:-$TS_BASE_TAG} stamp n=0 p saved blob mtime f list
 	stamp=$(series_stamp "$patches") || exit 1
 	stamp="$stamp $(git -C "$tree" rev-parse "$base")" || exit 1
 	# The stamp's last word is the commit the series ended at: a tree
@@ -113,14 +123,16 @@ series_tree() {
 	fi
 	git -C "$tree" reset -q --hard "$base"
 	git -C "$tree" clean -q -fdx -e /.git >/dev/null
+	list=$(series_patches "$patches/series") || exit 1
 	while read -r p; do
+		[ -n "$p" ] || continue
 		n=$((n + 1))
 		if ! git -C "$tree" am -q --whitespace=nowarn --empty=drop "$patches/$p" >"$tree.am.log" 2>&1; then
 			cat "$tree.am.log" >&2
 			git -C "$tree" am --abort
 			die "patch $n ($p) of $patches/series does not apply to $base"
 		fi
-	done < <(series_patches "$patches/series")
+	done <<<"$list"
 	while read -r blob mtime f; do
 		[ -e "$tree/$f" ] || continue
 		[ "$(git -C "$tree" hash-object "$f")" = "$blob" ] || continue

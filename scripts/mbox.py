@@ -54,9 +54,10 @@ from tsanity import cli as ts_cli
 from tsanity import kernel as ts_kernel
 from tsanity import series as ts_series
 
-V = ts_cli.context()[1].version
-# The kernel's own series (patches/series and its neighbours).
-SERIES = ts_cli.series_dir()
+V = ts_cli.version_or_exit()
+# The kernel's own series (patches/series and its neighbours); main()
+# sets it.
+SERIES = None
 
 PROJECT_NAME = "Timespec Sanity Project"
 PROJECT_EMAIL = "timespec-sanity@example.org"
@@ -264,7 +265,7 @@ def figures(layout, src, head):
         except OSError:
             continue
         except ValueError as e:
-            die(f"{path} is not readable ({e})")
+            die(f"kunit-{variant}/results.json is not readable ({e})")
         f["kunit_arch"].append(
             f"{arch} {sum(1 for _, s in other if s == 'PASS')} of {len(other)}")
     # scripts/report.py's reports, all in $TS_RESULTS/tests: 6.12 against
@@ -488,7 +489,11 @@ def main():
     if len(sys.argv) != 1:
         die(__doc__.strip().splitlines()[0])
     who = author()
-    _, kernel, layout = ts_cli.context()
+    global SERIES
+    cfg, kernel, layout = ts_cli.context()
+    if not kernel.has_series():
+        die(f"Linux {kernel.version} has no series in the repository")
+    SERIES = kernel.series_dir(cfg.repo)
     src, base_tag = layout.src, kernel.base_tag
     if not os.path.isdir(os.path.join(src, ".git")):
         die(f"{src} is not a git tree (run make tree)")

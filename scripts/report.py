@@ -39,7 +39,7 @@ from tsanity import cli as ts_cli
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The kernels, oldest first, with the words the report uses for them.
-V = ts_cli.context()[1].version
+V = ts_cli.version_or_exit()
 KERNELS = {"base": f"base ({V})", "fixes": f"fixes ({V} + fixes)",
            "patched": f"patched ({V} + series)"}
 
@@ -398,7 +398,7 @@ class Usage(argparse.ArgumentParser):
 def main(argv=None):
     ap = Usage(prog="scripts/report.py",
                description="Compare kernel OLD with kernel NEW (see the module's docstring).")
-    ap.add_argument("--intended", metavar="FILE", default=intended.DEFAULT,
+    ap.add_argument("--intended", metavar="FILE", default=None,
                     help="the differences allowed (default: patches/intended-differences; "
                          "/dev/null: none)")
     ap.add_argument("results", metavar="RESULTS_DIR")
@@ -415,6 +415,8 @@ def main(argv=None):
     for ext in (".md", ".json"):
         if os.path.exists(stem + ext):
             os.remove(stem + ext)
+    if args.intended is None:
+        args.intended = intended.default()
     try:
         rules = intended.load(args.intended)
     except OSError as e:
@@ -424,8 +426,8 @@ def main(argv=None):
         return 1
     # The list as the report names it: the series' own by its place in the repo.
     label = args.intended
-    if os.path.abspath(label) == intended.DEFAULT:
-        label = os.path.relpath(intended.DEFAULT, REPO)
+    if os.path.abspath(label) == intended.default(required=False):
+        label = os.path.relpath(label, REPO)
 
     problems, data = judge(args.results, args.old, args.new, rules, label)
 

@@ -14,10 +14,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || [ $# -eq 1 ] && [ "${1:-base}" = base ] || die "usage: scripts/tree.sh [base]"
+root=$(ts_path root)
 # The kernel's source: the installed package, or one from a newer suite
-# (scripts/tsanity/kernel.py: source); recorded for the results and mbox.
-source=$(python3 "$TS_REPO/scripts/ts" kernel source) ||
-	die "no source for $TS_KERNEL_PACKAGE (see above)"
+# (scripts/tsanity/kernel.py: source).  What the trees were extracted
+# from is recorded ($root/kernel.json) for the results and the mbox.
+source=$(ts kernel source) || die "no source for $TS_KERNEL_PACKAGE (see above)"
 IFS=$'\t' read -r _ pkgver tarball origin <<<"$source"
 [ -r "$tarball" ] || die "kernel tarball $tarball not found (package $TS_KERNEL_PACKAGE; run scripts/deps.sh as root)"
 
@@ -41,6 +42,7 @@ extract() {
 	git -C "$tmp" tag "$TS_BASE_TAG"
 	rm -f "$TS_SRC.stamp"
 	mv "$tmp" "$TS_SRC"
+	ts kernel source --write >/dev/null || die "recording the source of $TS_SRC failed"
 }
 
 mkdir -p "$(dirname "$TS_SRC")"
@@ -50,18 +52,24 @@ worktree "$TS_BASE_SRC" "$TS_BASE_TAG"
 kver=$(make -s -C "$TS_BASE_SRC" kernelversion) || die "make kernelversion failed in $TS_BASE_SRC"
 case $kver in
 "$TS_KERNEL".*) ;;
-*) die "the tree in $TS_SRC is Linux $kver, not $TS_KERNEL.x: refusing (remove $TS_SRC to start over)" ;;
+*) die "the tree in $TS_SRC is Linux $kver, not $TS_KERNEL.x: refusing (remove $root to start over)" ;;
 esac
-# A tree extracted from another version of the package is not this one.
+# The trees stay what they were extracted from: a newer package is named,
+# not taken (remove $root to take it).
 extracted=$(git -C "$TS_SRC" log -1 --format=%s "$TS_BASE_TAG") || die "no commit $TS_BASE_TAG in $TS_SRC"
-[ "$extracted" = "$TS_KERNEL_PACKAGE $pkgver (Debian), unmodified" ] ||
-	die "the tree in $TS_SRC is '$extracted', but the source is now $TS_KERNEL_PACKAGE $pkgver: remove $(dirname "$TS_SRC") to start over"
-echo "tree: $TS_KERNEL_PACKAGE $pkgver, Linux $kver, in $TS_SRC"
+record=$(ts_path kernel-record)
+if [ "$extracted" != "$TS_KERNEL_PACKAGE $pkgver (Debian), unmodified" ]; then
+	echo "warning: the tree in $TS_SRC is '$extracted'; the source is now $TS_KERNEL_PACKAGE $pkgver (remove $root to take it)" >&2
+elif [ ! -e "$record" ]; then
+	ts kernel source --write >/dev/null || die "recording the source of $TS_SRC failed"
+fi
+echo "tree: ${extracted% (Debian), unmodified}, Linux $kver, in $TS_SRC"
 if [ $# -eq 1 ]; then
 	echo "base: $TS_BASE_SRC at $TS_BASE_TAG"
 	exit 0
 fi
 
+[ -n "$TS_SERIES" ] || die "Linux $TS_KERNEL has no series in the repository (scripts/tsanity/kernel.py: SERIES); make base works without one"
 series_tree "$TS_SERIES" "$TS_SRC"
 echo "patched: $TS_SRC, $(series_commits "$TS_SRC" | wc -l) patches of ${TS_SERIES#"$TS_REPO/"}/series"
 echo "base: $TS_BASE_SRC at $TS_BASE_TAG"

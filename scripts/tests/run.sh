@@ -17,8 +17,12 @@ nsh=0
 for t in "$here"/test_*.sh; do
 	echo "==> $t"
 	"$t" | tee "$tmp/out" || failed+=("$(basename "$t")")
-	nsh=$((nsh + $(awk '/^(not )?ok( [0-9]+)? - / { n++ } END { print n + 0 }' "$tmp/out")))
-	if grep -q '^ok.* # *SKIP' "$tmp/out"; then failed+=("$(basename "$t") skipped a test"); fi
+	ran=$(awk '/^(not )?ok( [0-9]+)? - / { n++ } END { print n + 0 }' "$tmp/out")
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$tmp/out")
+	nsh=$((nsh + ran))
+	[ "$ran" -gt 0 ] || failed+=("$(basename "$t") ran no test")
+	[ -z "$plan" ] || [ "$plan" -eq "$ran" ] || failed+=("$(basename "$t") planned $plan tests, ran $ran")
+	if grep -qi '^ok.* # *skip' "$tmp/out"; then failed+=("$(basename "$t") skipped a test"); fi
 done
 echo "shell tests: $nsh ran"
 if [ ${#failed[@]} -gt 0 ]; then

@@ -101,8 +101,8 @@ class Layout(unittest.TestCase):
 class Series(unittest.TestCase):
     def test_parts_and_comments(self):
         with tempfile.NamedTemporaryFile("w", suffix="series", delete=False) as fh:
-            fh.write("# header\n# part: fixes\na.patch # the fix\n\n"
-                     "# part: refactor\nb.patch\n  c.patch\t\n")
+            fh.write("# header\n# part:  fixes\na.patch # the fix\n\n"
+                     "# part: refactor\nb.patch\nc.patch\t \n# part: \n")
         self.addCleanup(os.unlink, fh.name)
         self.assertEqual(series.patches(fh.name), ["a.patch", "b.patch", "c.patch"])
         self.assertEqual(series.patches(fh.name, "fixes"), ["a.patch"])

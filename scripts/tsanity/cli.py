@@ -1,6 +1,7 @@
 """The command line of the tooling (scripts/ts): what the Makefile and the
 shell scripts ask of the configuration, the kernel and the layout."""
 import argparse
+import inspect
 import json
 import os
 import shlex
@@ -24,12 +25,23 @@ def series_dir(environ=None):
     return kernel.series_dir(cfg.repo)
 
 
+def version_or_exit(environ=None):
+    """TS_KERNEL's X.Y, for a script's texts; a bad TS_KERNEL ends the
+    script with a named error, not a traceback."""
+    try:
+        return context(environ)[1].version
+    except kernel_mod.KernelError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
 def shell_env(cfg, kernel, layout):
     """Every TS_* variable, as shell assignments (lib.sh evaluates them)."""
     values = dict(cfg.values)
-    values["TS_TARBALL"] = kernel.tarball
-    values["TS_SERIES"] = kernel.series_dir(cfg.repo)
-    values["TS_PATCHES"] = values["TS_PATCHES"] or os.path.realpath(values["TS_SERIES"])
+    # TS_TARBALL stays as given (empty: the package's; kernel.source()).
+    values["TS_SERIES"] = kernel.series_dir(cfg.repo) if kernel.has_series() else ""
+    if not values["TS_PATCHES"] and values["TS_SERIES"]:
+        values["TS_PATCHES"] = os.path.realpath(values["TS_SERIES"])
     values.update({
         "TS_SRC": layout.src,
         "TS_BASE_SRC": layout.base_src,
@@ -57,7 +69,9 @@ def main(argv=None):
     sub.add_parser("variables", help="the TS_* variables one can set, with their defaults")
     p = sub.add_parser("kernel", help="the kernel's source: package, version, tarball")
     p.add_argument("what", choices=["source", "record"],
-                   help="source: find (or fetch) it and record it; record: what was recorded")
+                   help="source: find (or fetch) it; record: what the trees were extracted from")
+    p.add_argument("--write", action="store_true",
+                   help="with source: record it as what the trees are extracted from")
     a = ap.parse_args(argv)
     try:
         cfg, kernel, layout = context()
@@ -66,19 +80,21 @@ def main(argv=None):
         elif a.cmd == "path":
             fn, usage = layout_mod.PATHS[a.name]
             try:
-                print(fn(layout, *a.args))
+                inspect.signature(fn).bind(layout, *a.args)
             except TypeError:
                 ap.error(f"usage: scripts/ts path {a.name} {usage}")
+            print(fn(layout, *a.args))
         elif a.cmd == "series":
-            for name in series_mod.patches(a.file, a.part):
+            for name in series_mod.patches(a.file, a.part or None):
                 print(name)
         elif a.cmd == "kernel":
             if a.what == "source":
                 r = kernel_mod.source(cfg, kernel, layout)
-                os.makedirs(layout.root, exist_ok=True)
-                with open(layout.kernel_record, "w") as fh:
-                    json.dump(r, fh, indent=1, sort_keys=True)
-                    fh.write("\n")
+                if a.write:
+                    os.makedirs(layout.root, exist_ok=True)
+                    with open(layout.kernel_record, "w") as fh:
+                        json.dump(r, fh, indent=1, sort_keys=True)
+                        fh.write("\n")
             else:
                 with open(layout.kernel_record) as fh:
                     r = json.load(fh)

@@ -3,8 +3,15 @@ and what it is for.  A variable set in the environment overrides its
 default; nothing else reads the environment for a TS_* name."""
 import dataclasses
 import os
+import subprocess
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _nproc():
+    """What nproc(1) says (it honours OMP_NUM_THREADS and the affinity)."""
+    p = subprocess.run(["nproc"], capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else str(os.cpu_count() or 1)
 
 
 def _cache_home(env):
@@ -20,7 +27,7 @@ USER = [
     ("TS_KERNEL", "6.12", "the kernel: Debian's linux-source-<TS_KERNEL>"),
     ("TS_TARBALL", "", "the kernel's source tarball, given by hand (default: the Debian package's)"),
     ("TS_KERNEL_DEB", "", "the kernel's linux-source .deb, given by hand (default: apt's)"),
-    ("TS_JOBS", lambda v, e: str(len(os.sched_getaffinity(0))), "make -j of every kernel build"),
+    ("TS_JOBS", lambda v, e: _nproc(), "make -j of every kernel build"),
     ("TS_KVM", "0", "1: QEMU with KVM, not TCG (opt-in)"),
     ("TS_PATCHES", "", "the patch set make check-* checks (default: the kernel's own series)"),
     ("TS_CHECK_VARIANTS", "integration", "check-bisect's configurations"),

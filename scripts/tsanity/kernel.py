@@ -43,6 +43,9 @@ class Kernel:
         object."""
         return f"linux-{self.version}"
 
+    def has_series(self):
+        return self.version in SERIES
+
     def series_dir(self, repo):
         """The directory of this kernel's own series in the repository."""
         if self.version not in SERIES:
@@ -85,10 +88,13 @@ def source(cfg, kernel, layout):
     it where they have it); else the package downloaded from a newer suite
     without touching the machine (debian.py), or the .deb TS_KERNEL_DEB."""
     from . import debian
-    if cfg["TS_TARBALL"]:
-        return {"package": kernel.package, "version": "(tarball given by hand)",
-                "tarball": cfg["TS_TARBALL"], "origin": "TS_TARBALL"}
     installed = debian.installed_version(kernel.package)
+    if cfg["TS_TARBALL"]:
+        # The package's own tarball, named by hand, is still the package.
+        own = installed and os.path.realpath(cfg["TS_TARBALL"]) == os.path.realpath(kernel.tarball)
+        return {"package": kernel.package,
+                "version": installed if own else "(tarball given by hand)",
+                "tarball": cfg["TS_TARBALL"], "origin": "installed" if own else "TS_TARBALL"}
     if installed and not cfg["TS_KERNEL_DEB"]:
         return {"package": kernel.package, "version": installed, "tarball": kernel.tarball,
                 "origin": "installed"}

@@ -1,6 +1,5 @@
 """The series file (patches/series and the stable series): the patches it
 lists in order, and its parts, opened by "# part: NAME" lines."""
-import re
 
 
 class SeriesError(Exception):
@@ -11,17 +10,17 @@ def parse(path):
     """[(part, patch)] in order; part is None before the first part line."""
     try:
         with open(path) as fh:
-            lines = fh.read().splitlines()
+            lines = fh.read().split("\n")
     except OSError as e:
         raise SeriesError(f"{path}: {e.strerror}") from e
     part, rows = None, []
     for line in lines:
-        m = re.match(r"^# part: (\S+)", line)
-        if m:
-            part = m.group(1)
+        if line.startswith("# part: "):
+            fields = line.split()
+            part = fields[2] if len(fields) > 2 else ""
             continue
-        name = line.split("#", 1)[0].strip()
-        if name:
+        name = line.split("#", 1)[0].rstrip(" \t")
+        if name.split():
             rows.append((part, name))
     return rows
 
