@@ -505,10 +505,10 @@ def main():
         die(f"{src} is not a git tree (run make tree)")
     fixes, refactor, allp = series("fixes"), series("refactor"), series()
     if not fixes or not refactor or fixes + refactor != allp:
-        die("patches/series must list the fixes part, then the refactor part")
+        die(f"{os.path.relpath(SERIES, REPO)}/series must list the fixes part, then the refactor part")
     commits = run(["git", "rev-list", "--reverse", f"{base_tag}..HEAD"], cwd=src).stdout.split()
     if len(commits) != len(allp):
-        die(f"{src} has {len(commits)} patches applied, patches/series lists {len(allp)} "
+        die(f"{src} has {len(commits)} patches applied, {os.path.relpath(SERIES, REPO)}/series lists {len(allp)} "
             "(run make tree)")
     for c, p in zip(commits, allp):
         subj = run(["git", "log", "-1", "--format=%s", c], cwd=src).stdout.strip()
@@ -686,7 +686,7 @@ def build(who, src, layout, base_tag, commits, fixes, refactor, allp, base_text,
                 f"{base_tag} end at the tree of the series; the man-page mboxes apply onto "
                 "the Debian pages and render with no new `man --warnings` warning.",
                 "- checkpatch.pl --strict: every kernel patch clean, but for the waivers "
-                "of patches/checkpatch.waivers.",
+                f"of {os.path.relpath(SERIES, REPO)}/checkpatch.waivers.",
                 f"- git send-email --dry-run: {mails} mails, each accepted and addressed to "
                 "exactly its To: and Cc: (send-email-dry-run.log).", "",
                 "## Sending", "",
@@ -775,7 +775,7 @@ def check_checkpatch(mboxes, tmp):
     if p.returncode != 0:
         die(f"checkpatch.pl --strict on the mboxes' patches:\n{p.stdout}{p.stderr}")
     log(f"checkpatch --strict: {len(names_all)} kernel patches as mailed clean "
-        "(waivers: patches/checkpatch.waivers)")
+        f"(waivers: {os.path.relpath(SERIES, REPO)}/checkpatch.waivers)")
 
 
 SEND = ["git", "send-email", "--confirm=never", "--suppress-cc=bodycc", "--suppress-cc=self",

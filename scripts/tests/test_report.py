@@ -28,6 +28,7 @@ REPORT = os.path.join(SCRIPTS, "report.py")
 sys.path.insert(0, SCRIPTS)
 
 import intended  # noqa: E402
+from tsanity import cli as ts_cli  # noqa: E402
 import report  # noqa: E402
 import timeout_classes  # noqa: E402
 
@@ -341,7 +342,7 @@ class Synthetic(unittest.TestCase):
         self.write("patched", verdict())
         rc, out, err = self.run_report(self.dir, "base", "patched")
         self.assertEqual(rc, 1)
-        self.assertIn(os.path.join(REPO, "patches", "intended-differences") + ":", err)
+        self.assertIn(os.path.join(ts_cli.series_dir(), "intended-differences") + ":", err)
         self.assertIn("the rule covers no case that the kernels ran", err)
 
     # judge() and the renderers, without the CLI.

@@ -10,7 +10,10 @@ import subprocess
 # The series of each kernel, a directory of the repository with a series
 # file (its order and parts), the patches, intended-differences and
 # checkpatch.waivers.  Any other kernel has no series of its own.
-SERIES = {"6.12": "patches"}
+# patches/ is the mainline series (7.3); patches/v6.12/ is the series as it
+# was completed on 6.12, which the checks run on until they all run on
+# 7.3 (issue 22).
+SERIES = {"7.3": "patches", "6.12": "patches/v6.12"}
 
 # The three kernels of a tree: base (Debian's source), fixes (base + the
 # fixes part of the series), patched (base + the whole series).
