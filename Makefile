@@ -57,7 +57,7 @@ kunit: tree ## KUnit suite on x86_64 (kunit.py): every row the suite generates p
 kunit-i386: tree ## KUnit suite on i386, where long is 32 bits
 	@$(S)/kunit.sh i386
 
-kunit-arm64: tree ## KUnit suite on arm64, built with LLVM=1
+kunit-arm64: tree ## KUnit suite on arm64, built with clang (LLVM=1, or LLVM=-19 for 7.3)
 	@$(S)/kunit.sh arm64
 
 kunit-sanitizers: tree ## KUnit suite under KASAN and UBSAN

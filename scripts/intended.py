@@ -29,7 +29,16 @@ def default(required=True):
         return None
 OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq,
        ">=": operator.ge, ">": operator.gt}
-COND = re.compile(r"(?P<field>sec|nsec|usec|us|ms)(?P<op><=|>=|==|<|>)(?P<n>-?\d+)$")
+COND = re.compile(r"(?P<field>sec|nsec|ns|usec|us|ms)(?P<op><=|>=|==|<|>)(?P<n>-?\d+)$")
+NSEC_PER_SEC = 10**9
+
+
+def field_value(case, field):
+    """A field of the case; ns is the exact sum sec * NSEC_PER_SEC + nsec,
+    which no kernel type need hold (KeyError if the case lacks one)."""
+    if field == "ns":
+        return case["sec"] * NSEC_PER_SEC + case["nsec"]
+    return case[field]
 # An entry "form:<interface>" is a rule for timeout_forms' inputs.
 FORM = "form:"
 
@@ -48,7 +57,8 @@ class Rule:
             if not m:
                 raise ValueError(f"{where}: cannot read the condition '{c}'")
             op, n, field = OPS[m["op"]], int(m["n"]), m["field"]
-            self.conds.append(lambda case, op=op, n=n, field=field: op(case[field], n))
+            self.conds.append(lambda case, op=op, n=n, field=field:
+                              op(field_value(case, field), n))
 
     def covers(self, name, case):
         """True if the case (a dict as timeout_classes.diag() returns) is

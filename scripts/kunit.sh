@@ -7,8 +7,9 @@
 # a failed, crashed, skipped, missing or unknown row fails the run, named.
 #   x86_64      the main run
 #   i386        32-bit x86: long, and so tv_nsec, is 32 bits
-#   arm64       built with LLVM=1 (Debian's clang and lld), run on
-#               qemu-system-aarch64
+#   arm64       built with clang and lld (LLVM=1, or LLVM=-19 where the
+#               tree wants a newer LLVM than Debian's clang: lib.sh's
+#               llvm_option), run on qemu-system-aarch64
 #   sanitizers  x86_64 with kunit-tests/sanitizers.config (KASAN, UBSAN)
 #               as a second --kunitconfig
 # Each variant has its build directory, $TS_OUT/kunit-<variant>.
@@ -24,7 +25,7 @@ args=(--kunitconfig="$suite")
 case $variant in
 x86_64) args+=(--arch=x86_64) ;;
 i386) args+=(--arch=i386) ;;
-arm64) args+=(--arch=arm64 --make_options LLVM=1) ;;
+arm64) args+=(--arch=arm64 --make_options "LLVM=$(llvm_option)") ;;
 sanitizers) args+=(--arch=x86_64 --kunitconfig="$TS_REPO/kunit-tests/sanitizers.config") ;;
 *) die "unknown variant '$variant' ($usage)" ;;
 esac

@@ -64,6 +64,24 @@ kmake() {
 }
 
 # qemu_accel: QEMU's -accel value: tcg, or kvm when TS_KVM=1.
+# llvm_option: the LLVM= value that builds $TS_SRC with clang: 1 for
+# Debian's default clang when the tree's scripts/min-tool-version.sh
+# accepts it (6.12: 13.0.1), else -19 for Debian 12's clang-19 (7.3 wants
+# 17.0.1; make deps installs it).
+llvm_option() {
+	local min have
+	min=$(cd "$TS_SRC" && sh scripts/min-tool-version.sh llvm) ||
+		die "$TS_SRC/scripts/min-tool-version.sh llvm failed"
+	have=$(clang -dumpversion 2>/dev/null) || have=0
+	if [ "$(printf '%s\n%s\n' "$min" "$have" | sort -V | head -n 1)" = "$min" ]; then
+		echo 1
+	elif command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null; then
+		echo -19
+	else
+		die "Linux $TS_KERNEL needs LLVM $min or newer: clang is $have and clang-19/lld-19 are not installed (make deps)"
+	fi
+}
+
 qemu_accel() {
 	case $TS_KVM in
 	0) echo tcg ;;
