@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # usage: scripts/htmldocs.sh
-# The tree's `make htmldocs SPHINXDIRS=timers` (Debian's python3-sphinx and
+# The tree's `make htmldocs SPHINXDIRS=<dirs>` (Debian's python3-sphinx and
 # the alabaster theme that Documentation/sphinx/requirements.txt asks for)
-# on base and on patched, each in $TS_OUT/htmldocs-<kernel>; fails on any
-# warning or error of patched that base lacks (compared per file and
-# message, line numbers aside).  The pages are in
-# $TS_OUT/htmldocs-patched/Documentation/output/timers/; the warnings in
+# on base and on patched, each in $TS_OUT/htmldocs-<kernel>, where <dirs>
+# are the Documentation directories that hold a file the series adds or
+# changes (timers on 6.12, userspace-api on 7.3); fails on any warning or
+# error of patched that base lacks (compared per file and message, line
+# numbers aside).  The pages are in
+# $TS_OUT/htmldocs-patched/Documentation/output/<dir>/; the warnings in
 # $TS_RESULTS/htmldocs/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -14,13 +16,22 @@ set -euo pipefail
 command -v sphinx-build >/dev/null || die "sphinx-build not found (Debian package python3-sphinx; run scripts/deps.sh)"
 results=$(ts_path named-results htmldocs)
 mkdir -p "$results"
+# The directories of the series' Documentation files, and its page.
+list=$(series_patches "$TS_PATCHES/series") || exit 1
+mapfile -t patches <<<"$list"
+patches=("${patches[@]/#/$TS_PATCHES/}")
+mapfile -t dirs < <(sed -n 's#^+++ b/Documentation/\([^/]*\)/.*#\1#p' "${patches[@]}" | sort -u)
+[ ${#dirs[@]} -gt 0 ] || die "htmldocs: no patch of $TS_PATCHES/series adds or changes a file under Documentation/"
+sphinxdirs=${dirs[*]}
+page=$(sed -n 's#^+++ b/\(Documentation/.*/timeouts.rst\)$#\1#p' "${patches[@]}" | sort -u)
+[ "$(echo "$page" | grep -c .)" -eq 1 ] || die "htmldocs: the series should add one Documentation/*/timeouts.rst, found: ${page:-none}"
 for k in base patched; do
 	src=$(src_of "$k")
 	out=$(ts_path htmldocs-build "$k")
-	log "make htmldocs SPHINXDIRS=timers on $k"
-	rm -rf "$out/Documentation/output/timers"
-	kmake "$src" "$out" SPHINXDIRS=timers htmldocs >"$results/$k.log" 2>&1 ||
-		{ tail -n 30 "$results/$k.log" >&2; die "make htmldocs SPHINXDIRS=timers failed on $k: see $results/$k.log"; }
+	log "make htmldocs SPHINXDIRS=\"$sphinxdirs\" on $k"
+	for d in "${dirs[@]}"; do rm -rf "$out/Documentation/output/$d"; done
+	kmake "$src" "$out" SPHINXDIRS="$sphinxdirs" htmldocs >"$results/$k.log" 2>&1 ||
+		{ tail -n 30 "$results/$k.log" >&2; die "make htmldocs SPHINXDIRS=\"$sphinxdirs\" failed on $k: see $results/$k.log"; }
 	# "file:line: WARNING: message" and sphinx's own "WARNING: message".
 	grep -E '(WARNING|ERROR|CRITICAL|[Ww]arning:)' "$results/$k.log" |
 		sed -E "s#$src/##; s#:[0-9]+:#:#" | sort >"$results/$k.warnings" || [ $? -eq 1 ]
@@ -31,12 +42,14 @@ nbase=$(wc -l <"$results/base.warnings")
 npatched=$(wc -l <"$results/patched.warnings")
 if [ -n "$new" ]; then
 	echo "$new" | sed 's/^/  /' >&2
-	die "htmldocs (timers): $(echo "$new" | wc -l) warning(s) that base lacks (base $nbase, patched $npatched)"
+	die "htmldocs ($sphinxdirs): $(echo "$new" | wc -l) warning(s) that base lacks (base $nbase, patched $npatched)"
 fi
-# The page's table of the other timeout forms is the audit's table
-# (scripts/forms_table.py --rst), generated, never edited by hand.
-page=$TS_SRC/Documentation/timers/timeouts.rst
-python3 "$TS_REPO/scripts/forms_table.py" --check-doc "$page" ||
-	die "htmldocs (timers): $page does not hold scripts/forms_table.py --rst (regenerate the table in patch $(grep -l 'timers/timeouts.rst' "$TS_PATCHES"/0*.patch | sed 's#.*/##' | sed -n 1p))"
-pages=$(ts_path htmldocs-build patched)/Documentation/output/timers/
-echo "htmldocs (timers): no new warning (base $nbase, patched $npatched); pages in $pages"
+# A page that holds the table of the other timeout forms (6.12's) holds
+# the audit's table (scripts/forms_table.py --rst), generated, never
+# edited by hand.  7.3's page describes only the timeouts the series owns.
+if grep -qx '     - why it stays' "$TS_SRC/$page"; then
+	python3 "$TS_REPO/scripts/forms_table.py" --check-doc "$TS_SRC/$page" ||
+		die "htmldocs: $page does not hold scripts/forms_table.py --rst (regenerate the table in patch $(grep -l "$page" "${patches[@]}" | sed 's#.*/##' | sed -n 1p))"
+fi
+pages=$(ts_path htmldocs-build patched)/Documentation/output/
+echo "htmldocs ($sphinxdirs): no new warning (base $nbase, patched $npatched); pages in $pages"
