@@ -1,7 +1,7 @@
-"""The other timeout forms of the core kernel: the system calls and the
-socket options of fs/, kernel/, io_uring/ and net/'s core, in the order of
-the table (scripts/forms_table.py), each entry as tsanity.forms.schema
-describes it."""
+"""The other timeout forms of the core kernel: the system calls of fs/,
+kernel/ and io_uring/, and the socket options of net/core/ and of vsock,
+in the order of the table (scripts/forms_table.py), each entry as
+tsanity.forms.schema describes it."""
 from .schema import NA_UNSIGNED
 
 ENTRIES = [

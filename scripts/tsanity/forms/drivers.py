@@ -1,7 +1,7 @@
-"""The other timeout forms of drivers and protocol families: ioctls,
-device commands and protocol socket options, in the order of the table
-(scripts/forms_table.py), each entry as tsanity.forms.schema describes
-it."""
+"""The other timeout forms of drivers and protocol families: the ioctls
+and commands of devices under drivers/, and CAN BCM's and Bluetooth ISO's
+options, in the order of the table (scripts/forms_table.py), each entry
+as tsanity.forms.schema describes it."""
 from .schema import NA_UNSIGNED
 
 ENTRIES = [
