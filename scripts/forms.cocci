@@ -1,9 +1,10 @@
 // The semantic patch of the audit's forms phase (docs/audit.md, "Other
 // timeout forms"): the timeouts that are not timespecs.  scripts/audit.py
 // runs it, with the macro file of scripts/audit.sh, on the files that git
-// grep selects (audit.py's FORMS_* patterns), and keeps a "use" only if its
-// variable is copied from user space (a "copy" line) in the same function,
-// or a variable of the same type is, in the same file.
+// grep selects (the FORMS_* patterns of scripts/tsanity/audit/forms.py),
+// and keeps a "use" only if its variable is copied from user space (a
+// "copy" line) in the same function, or a variable of the same type is, in
+// the same file.
 // Never a patch for the kernel: the series' timespec64_timeout.cocci is the
 // kernel's rule; this one finds what that one does not look at.
 //

@@ -13,6 +13,8 @@ SCRIPTS = os.path.join(HERE, "..")
 TABLE = os.path.join(SCRIPTS, "forms_table.py")
 sys.path.insert(0, SCRIPTS)
 import forms_table  # noqa: E402
+from tsanity.forms import core as forms_core  # noqa: E402
+from tsanity.forms import drivers as forms_drivers  # noqa: E402
 
 # The interfaces of issue 13 the map and the boot know by these ids.
 KNOWN_IDS = ["select", "setitimer", "SO_RCVTIMEO", "SO_VM_SOCKETS_CONNECT_TIMEOUT",
@@ -82,6 +84,13 @@ class Table(unittest.TestCase):
         r = cli("--check")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("%d entries" % len(forms_table.ENTRIES), r.stdout)
+
+    def test_the_table_is_its_parts_in_order(self):
+        # tsanity/forms/: the core kernel's interfaces, then those of
+        # drivers and protocol families; none of the core's is a driver's.
+        self.assertEqual(forms_table.ENTRIES, forms_core.ENTRIES + forms_drivers.ENTRIES)
+        self.assertEqual([f for e in forms_core.ENTRIES for f in e["functions"]
+                          if f.startswith("drivers/")], [])
 
     def test_the_known_interfaces_have_their_ids(self):
         ids = [e["id"] for e in forms_table.ENTRIES]

@@ -1,6 +1,5 @@
 """Tests of scripts/report.py, the judge of the integration boot, and of
-the modules around it (timeout_classes.py, intended.py, coverage.py and
-mbox.py's figures()).
+the modules around it (timeout_classes.py, intended.py and coverage.py).
 
 Run from the repository's root:
   python3 -m unittest discover -s scripts/tests -p 'test_*.py'
@@ -9,9 +8,7 @@ The synthetic tests build small verdict.json trees, in the form
 scripts/ktap.py writes, in a temporary directory.  The tests on real data
 read three boots of 6.12, trimmed, from scripts/tests/fixtures.
 """
-import contextlib
 import gzip
-import io
 import json
 import os
 import shutil
@@ -19,7 +16,6 @@ import subprocess
 import sys
 import tempfile
 import unittest
-from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
@@ -470,123 +466,6 @@ class Coverage(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("| x86_64 | nanosleep | rel | invalid |", p.stdout)
         self.assertRegex(p.stdout, r"^Cells: \d+ before, 4 after")
-
-
-class MboxFigures(unittest.TestCase):
-    HEAD = "c" * 40
-
-    def setUp(self):
-        import mbox
-        self.mbox = mbox
-        self.dir = tempfile.mkdtemp(prefix="test_report.")
-        self.addCleanup(shutil.rmtree, self.dir)
-        self.tests = os.path.join(self.dir, "results", "tests")
-        os.makedirs(self.tests)
-        os.makedirs(os.path.join(self.dir, "work"))
-        p = mock.patch.object(mbox.kunit_json, "load", return_value=[("a", "PASS")] * 3)
-        p.start()
-        self.addCleanup(p.stop)
-
-    def report(self, old, new, verdict="PASS", commits=None, differences=0):
-        j = {"verdict": verdict, "differences": differences,
-             "kernels": {k: {"commit": (commits or {}).get(k)} for k in (old, new)}}
-        with open(os.path.join(self.tests, f"report-{old}-{new}.json"), "w") as f:
-            json.dump(j, f)
-
-    def figures(self):
-        with contextlib.redirect_stderr(io.StringIO()) as err:
-            try:
-                layout = self.mbox.ts_cli.context(
-                    {"TS_RESULTS": os.path.join(self.dir, "results")})[2]
-                return self.mbox.figures(layout, os.path.join(self.dir, "src"), self.HEAD), ""
-            except SystemExit:
-                return None, err.getvalue()
-
-    def test_without_make_test(self):
-        f, err = self.figures()
-        self.assertIsNone(f)
-        self.assertIn("no integration report", err)
-
-    def test_make_test_only(self):
-        self.report("base", "patched", differences=733)
-        f, err = self.figures()
-        self.assertEqual(f["test"]["differences"], 733)
-        self.assertEqual((f["fixes"], f["refactor"], f["kunit_rows"]), (None, None, 3))
-
-    def test_make_fixes_of_this_series(self):
-        self.report("base", "patched", differences=733)
-        self.report("base", "fixes", commits={"fixes": "f" * 40}, differences=733)
-        self.report("fixes", "patched", commits={"fixes": "f" * 40, "patched": self.HEAD})
-        f, err = self.figures()
-        self.assertEqual((f["fixes"]["differences"], f["refactor"]["differences"]), (733, 0))
-
-    def test_make_fixes_of_another_series(self):
-        self.report("base", "patched")
-        self.report("base", "fixes", commits={"fixes": "f" * 40})
-        self.report("fixes", "patched", commits={"fixes": "f" * 40, "patched": "d" * 40})
-        f, err = self.figures()
-        self.assertEqual((f["fixes"], f["refactor"]), (None, None))
-
-    def test_make_fixes_failed(self):
-        self.report("base", "patched")
-        self.report("base", "fixes", verdict="FAIL")
-        self.report("fixes", "patched", commits={"patched": self.HEAD})
-        f, err = self.figures()
-        self.assertIsNone(f)
-        self.assertIn("report-base-fixes.json: the last make fixes did not pass", err)
-
-    def test_make_fixes_of_two_fixes_kernels(self):
-        self.report("base", "patched")
-        self.report("base", "fixes", commits={"fixes": "e" * 40})
-        self.report("fixes", "patched", commits={"fixes": "f" * 40, "patched": self.HEAD})
-        f, err = self.figures()
-        self.assertIsNone(f)
-        self.assertIn("of different fixes kernels", err)
-
-    def bench(self, commit, rows):
-        d = os.path.join(self.dir, "results", "bench")
-        os.makedirs(os.path.join(d, "patched"), exist_ok=True)
-        with open(os.path.join(d, "patched", "commit"), "w") as f:
-            f.write(commit + "\n")
-        if rows is not None:
-            with open(os.path.join(d, "bench.json"), "w") as f:
-                json.dump(rows, f)
-
-    ROWS = [
-        {"abi": "x86_64", "entry": "io_getevents", "path": "quick", "fix": "0004",
-         "fixes-base": "+4.00", "patched-fixes": "0"},
-        {"abi": "x86_64", "entry": "io_getevents", "path": "refuse", "fix": "0004",
-         "fixes-base": "n/a", "patched-fixes": "-3.00"},
-        {"abi": "x86_64", "entry": "ppoll", "path": "refuse", "fix": None,
-         "fixes-base": "0", "patched-fixes": "-12.00"},
-        {"abi": "i386", "entry": "timerfd_settime32", "path": "quick", "fix": None,
-         "fixes-base": "0", "patched-fixes": "+1.00"},
-        {"abi": "i386", "entry": "setitimer", "path": "quick", "fix": None,
-         "fixes-base": "0", "patched-fixes": "-2.00"},
-    ]
-
-    def test_bench_of_this_series_is_quoted(self):
-        self.report("base", "patched")
-        self.bench(self.HEAD, self.ROWS)
-        f, err = self.figures()
-        text = self.mbox.cost_text(f["bench"])
-        self.assertIn("5 paths (i386, x86_64)", text)
-        self.assertIn("fixes - base: 0004 +4.00.", text)
-        self.assertIn("the same on 1 paths, fewer on 2 refusal paths (-3 to -12", text)
-        self.assertIn("fewer on 1 valid paths (i386:setitimer quick -2.00)", text)
-        self.assertIn("more on 1 (i386:timerfd_settime32 quick +1.00)", text)
-
-    def test_bench_of_another_series_or_failed_is_not_quoted(self):
-        self.report("base", "patched")
-        self.bench("d" * 40, self.ROWS)
-        f, err = self.figures()
-        self.assertIsNone(f["bench"])
-        self.assertIn("make bench (instructions per call under QEMU -icount) was not run",
-                      self.mbox.cost_text(f["bench"]))
-        self.bench(self.HEAD, None)  # a failed run leaves no bench.json
-        os.remove(os.path.join(self.dir, "results", "bench", "bench.json"))
-        f, err = self.figures()
-        self.assertIsNone(f["bench"])
 
 
 # Real data: three boots of 6.12 (base, fixes and patched, TS_SEED=1 and

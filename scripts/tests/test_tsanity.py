@@ -1,7 +1,11 @@
 """Tests of scripts/tsanity: the configuration, the kernel, the layout, the
-series file and the command line that lib.sh evaluates.  Each test feeds
-its own environment; none reads this machine's TS_* variables."""
+series file and the command line that lib.sh evaluates, and the shape of
+the package and of the scripts.  Each test feeds its own environment; none
+reads this machine's TS_* variables."""
+import glob
+import importlib
 import os
+import pkgutil
 import shutil
 import subprocess
 import sys
@@ -11,6 +15,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..")
 sys.path.insert(0, SCRIPTS)
+import tsanity  # noqa: E402
 from tsanity import cli, config, debian, kernel, layout, series  # noqa: E402
 
 TS = os.path.join(SCRIPTS, "ts")
@@ -208,6 +213,26 @@ class CommandLine(unittest.TestCase):
         p = self.run_ts("env", TS_KERNEL="latest")
         self.assertEqual(p.returncode, 1)
         self.assertIn("TS_KERNEL=latest", p.stderr)
+
+
+class Modules(unittest.TestCase):
+    def test_every_module_imports(self):
+        # The steps of the audit and of make mbox run only in a real audit
+        # or submission: a broken import would show there first.
+        names = [m.name for m in pkgutil.walk_packages(tsanity.__path__, "tsanity.")]
+        for name in ("tsanity.audit.paths", "tsanity.forms.table", "tsanity.mbox.build"):
+            self.assertIn(name, names)
+        for name in names:
+            with self.subTest(module=name):
+                importlib.import_module(name)
+
+    def test_no_file_is_too_long(self):
+        # Issue 21: a Python file of more than 600 lines, or a shell script
+        # of more than 300, is split by concern.
+        for pattern, most in (("**/*.py", 600), ("**/*.sh", 300)):
+            for path in glob.glob(os.path.join(SCRIPTS, pattern), recursive=True):
+                with open(path) as f, self.subTest(path=os.path.relpath(path, SCRIPTS)):
+                    self.assertLessEqual(len(f.read().splitlines()), most)
 
 
 if __name__ == "__main__":

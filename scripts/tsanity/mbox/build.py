@@ -1,0 +1,188 @@
+"""The submission, step by step: the series rewritten with the author and
+cut into groups by destination tree, one mbox per group and per man-page
+project, the checks of every mbox, and summary.md."""
+import dataclasses
+import os
+
+from ..config import REPO
+from . import checks, cover, man
+from .figures import load_waivers, waiver_text
+from .patches import format_group, rewrite_series
+from .people import (add_headers, cc_trailers, dedup, fmt_addr, get_maintainer,
+                     maintainers_entry, slug, tree_of)
+from .tools import die, run
+
+
+@dataclasses.dataclass(frozen=True)
+class Submission:
+    """What the mboxes are made of, and where they go."""
+    who: tuple        # the author, (name, email)
+    src: str          # the tree with the series applied
+    layout: object    # the run's tsanity.layout.Layout
+    base_tag: str     # the tag of the base release in src
+    series_dir: str   # the kernel's series (series, checkpatch.waivers)
+    version: str      # the kernel's X.Y, for the texts
+    fixes: list       # the patches of the fixes part
+    patches: list     # every patch of the series, in order
+    commits: list     # their commits in src
+    base_text: str    # the base, as the cover letters name it
+    figs: dict        # the testing figures (figures.figures())
+    out: str          # the directory the mboxes and summary.md go to
+    tmp: str          # a scratch directory
+
+    @property
+    def sender(self):
+        return fmt_addr(*self.who)
+
+
+def build(s):
+    """Write the mboxes of submission S, and summary.md, to S.out; each is
+    checked, and a failed check dies."""
+    base = run(["git", "rev-parse", s.base_tag], cwd=s.src).stdout.strip()
+    new = rewrite_series(s.src, base, s.commits, s.who, {})
+    _, api_lists = maintainers_entry(s.src, "ABI/API")
+    groups = tree_groups(s, base, new)
+    names = [f"{n + 1}-{g[0]}-{slug(g[1])}" for n, g in enumerate(groups)]
+    man_names = [f"{len(groups) + n + 1}-{proj}" for n, proj in enumerate(man.MAN_PROJECTS)]
+    values = cover.placeholders(s.base_text, s.version, s.figs, names + man_names)
+
+    rows, recipients, kernel_mboxes, man_mboxes = [], [], [], []
+    waivers = load_waivers(s.series_dir)
+    for name, (part, tree, idx) in zip(names, groups):
+        mbox, row, rcpt = write_kernel_mbox(s, base, new, name, part, tree, idx, values,
+                                            waivers, api_lists)
+        kernel_mboxes.append(mbox)
+        rows.append(row)
+        recipients += rcpt
+    for name, proj in zip(man_names, man.MAN_PROJECTS):
+        mbox, row, rcpt = man.write_mbox(s.src, proj, name, s.sender, values, api_lists, s.out)
+        man_mboxes.append(mbox)
+        rows.append(row)
+        recipients += rcpt
+
+    mails = check(s, kernel_mboxes, man_mboxes, new[-1])
+    write_summary(s, rows, recipients, len(kernel_mboxes), mails)
+
+
+def tree_groups(s, base, new):
+    """The groups of the series, [part, tree, [patch indexes]]: each fix
+    goes to the tree get_maintainer.pl names first for it, consecutive
+    fixes for one tree together; the refactor goes whole to the tree of its
+    first patch that has one."""
+    probe = format_group(s.src, base, new[-1], "PATCH", s.who, s.tmp)[1:]
+    trees = [tree_of(s.src, p) for p in probe]
+    groups = []
+    for i, p in enumerate(s.fixes):
+        t = trees[i]
+        if t is None:
+            die(f"get_maintainer.pl names no tree for fix {p}")
+        if groups and groups[-1][1] == t:
+            groups[-1][2].append(i)
+        else:
+            groups.append(["fixes", t, [i]])
+    rt = next((trees[i] for i in range(len(s.fixes), len(s.patches)) if trees[i]), None)
+    if rt is None:
+        die("get_maintainer.pl names no tree for any patch of the refactor")
+    groups.append(["refactor", rt, list(range(len(s.fixes), len(s.patches)))])
+    return groups
+
+
+def write_kernel_mbox(s, base, new, name, part, tree, idx, values, waivers, api_lists):
+    """The mbox NAME of the patches IDX of part PART, for TREE, with its
+    cover letter filled in: (path, its patches), its row of the summary,
+    and the recipients of each patch, (NAME, patch, To, Cc)."""
+    prefix = "RFC PATCH" if part == "refactor" else "PATCH"
+    first_parent = new[idx[0] - 1] if idx[0] > 0 else base
+    files = format_group(s.src, first_parent, new[idx[-1]], prefix, s.who, s.tmp)
+    cover_file, patches = files[0], files[1:]
+    tmpl = os.path.join(REPO, "docs", "mbox", f"{part}-{slug(tree)}.in")
+    gvalues = dict(values)
+    gvalues["@TESTING@"] = values["@TESTING@"] + "\n" + waiver_text(
+        [s.patches[i] for i in idx], waivers)
+    subject, body = cover.fill(tmpl, gvalues)
+    texts, recipients = addressed(s, name, part, [s.patches[i] for i in idx], patches,
+                                  api_lists)
+    with open(cover_file) as fh:
+        ctext = fh.read()
+    ctext = ctext.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***",
+                                                                     body.strip())
+    to = dedup([a for r in recipients for a in r[2]], drop=[s.sender])
+    ctext = add_headers(ctext, to, dedup([a for r in recipients for a in r[3]],
+                                         drop=[s.sender] + to))
+    path = os.path.join(s.out, f"{name}.mbox")
+    with open(path, "w") as fh:
+        fh.write(ctext + "".join(texts))
+    return (path, [s.patches[i] for i in idx]), \
+        f"| {name}.mbox | {tree} | {len(idx)} ({prefix}) |", recipients
+
+
+def addressed(s, name, part, pnames, patches, api_lists):
+    """The PATCHES (format-patch files) of the mbox NAME, whose series
+    names are PNAMES, with their To: and Cc:, and their recipients, (NAME,
+    patch, To, Cc).  To: the maintainers and reviewers; Cc: the lists, the
+    Cc: trailers, and for the fixes those of ABI/API (API_LISTS)."""
+    people = {pf: dedup(get_maintainer(s.src, pf, "people"), drop=[s.sender])
+              for pf in patches}
+    # A patch whose files have no maintainer (time64.h, ipc/, signal)
+    # goes to the maintainers of the mbox's tree: those of its first
+    # patch that has any.
+    fallback = next((people[pf] for pf in patches if people[pf]), [])
+    texts, recipients = [], []
+    for pname, pf in zip(pnames, patches):
+        with open(pf) as fh:
+            text = fh.read()
+        to = people[pf] or fallback
+        if not to:
+            die(f"get_maintainer.pl names nobody for {pname} nor for its mbox {name}")
+        cc = get_maintainer(s.src, pf, "lists") + cc_trailers(text)
+        if part == "fixes":
+            cc += api_lists
+        cc = dedup(cc, drop=[s.sender] + to)
+        texts.append(add_headers(text, to, cc))
+        recipients.append((name, pname, to, cc))
+    return texts, recipients
+
+
+def check(s, kernel_mboxes, man_mboxes, last):
+    """Every check of the mboxes (tsanity.mbox.checks, and the man pages'),
+    in order; the number of mails git send-email accepted."""
+    checks.check_am(s.src, s.layout, s.base_tag, kernel_mboxes, last, s.tmp)
+    for path, proj, pages in man_mboxes:
+        man.check_man(path, proj, pages, s.tmp)
+    checks.check_checkpatch(kernel_mboxes, s.series_dir, s.tmp)
+    mails = 0
+    for path, _ in kernel_mboxes:
+        mails += checks.check_send_email(path, s.sender, s.out)
+    for path, _, _ in man_mboxes:
+        mails += checks.check_send_email(path, s.sender, s.out)
+    return mails
+
+
+def write_summary(s, rows, recipients, n_kernel, mails):
+    """summary.md: the mboxes in order (ROWS), the RECIPIENTS of every
+    patch, the checks passed and how to send."""
+    summary = ["# The submission", "",
+               f"Author: {s.sender}. Base: {s.base_text}.", "",
+               "| mbox | tree | patches |", "|---|---|---|"] + rows
+    summary += ["", "## Recipients per patch", "", "| mbox | patch | To | Cc |", "|---|---|---|---|"]
+    for m, p, to, cc in recipients:
+        summary.append(f"| {m} | {p} | {len(to)}: {', '.join(to)} | {len(cc)}: {', '.join(cc)} |")
+    summary += ["", "## Checks", "",
+                f"- git am: the {n_kernel} kernel mboxes in order onto a fresh "
+                f"{s.base_tag} end at the tree of the series; the man-page mboxes apply onto "
+                "the Debian pages and render with no new `man --warnings` warning.",
+                "- checkpatch.pl --strict: every kernel patch clean, but for the waivers "
+                f"of {os.path.relpath(s.series_dir, REPO)}/checkpatch.waivers.",
+                f"- git send-email --dry-run: {mails} mails, each accepted and addressed to "
+                "exactly its To: and Cc: (send-email-dry-run.log).", "",
+                "## Sending", "",
+                "Each mbox is also split into one file per mail in `<mbox>.d/`. Send the "
+                "directories, in the order above, each with:", "",
+                "    " + " ".join(checks.SEND) + " results/mbox/<mbox>.d", "",
+                "git send-email sends a file as one mail, so not the .mbox itself; "
+                "`--suppress-cc=bodycc` because the headers already carry every recipient "
+                "and the stable noautosel Cc: is a tag, not one. Sending over SMTP with TLS "
+                "needs Debian's libio-socket-ssl-perl and libauthen-sasl-perl, which "
+                "scripts/deps.sh does not install."]
+    with open(os.path.join(s.out, "summary.md"), "w") as fh:
+        fh.write("\n".join(summary) + "\n")

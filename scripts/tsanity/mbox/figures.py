@@ -1,0 +1,183 @@
+"""The testing figures that the cover letters quote: read from the
+results of make test, make fixes and make bench, and the lines of the
+testing section made of them and of the checkpatch waivers."""
+import collections
+import json
+import os
+
+import kunit_json
+
+from .tools import die
+
+
+def figures(layout, src, head):
+    """Testing figures from make test (and make fixes, if it ran on this
+    series)."""
+    f = {}
+    try:
+        rows = kunit_json.load(os.path.join(layout.kunit_results("x86_64"), "results.json"))
+    except (OSError, ValueError) as e:
+        die(f"no KUnit results ({e}): run make test first")
+    f["kunit_rows"] = len(rows)
+    f["kunit_pass"] = sum(1 for _, s in rows if s == "PASS")
+    # The other architectures, where make check ran them.
+    f["kunit_arch"] = []
+    for arch, variant in (("i386", "i386"), ("arm64 (LLVM=1)", "arm64")):
+        path = os.path.join(layout.kunit_results(variant), "results.json")
+        try:
+            # Only a run on this series: newer than the series applied in the tree.
+            if os.path.getmtime(path) < os.path.getmtime(src + ".stamp"):
+                continue
+            other = kunit_json.load(path)
+        except OSError:
+            continue
+        except ValueError as e:
+            die(f"kunit-{variant}/results.json is not readable ({e})")
+        f["kunit_arch"].append(
+            f"{arch} {sum(1 for _, s in other if s == 'PASS')} of {len(other)}")
+    # scripts/report.py's reports, all in $TS_RESULTS/tests: 6.12 against
+    # the whole series (make test), against the fixes alone, and the fixes
+    # against the whole series (make fixes).
+    tests = layout.boot_results("tests")
+    try:
+        with open(os.path.join(tests, "report-base-patched.json")) as fh:
+            f["test"] = json.load(fh)
+    except (OSError, ValueError) as e:
+        die(f"no integration report ({e}): run make test first")
+    if f["test"]["verdict"] != "PASS":
+        die("the last make test report is not PASS: the mboxes would quote a failing run")
+    f["fixes"] = f["refactor"] = None
+    # make fixes ran on this series if the whole series it compared the
+    # fixes with was built from the tree's HEAD.
+    paths = {"fixes": os.path.join(tests, "report-base-fixes.json"),
+             "refactor": os.path.join(tests, "report-fixes-patched.json")}
+    try:
+        with open(paths["refactor"]) as fh:
+            fresh = json.load(fh)["kernels"]["patched"].get("commit") == head
+    except OSError:
+        fresh = False
+    except (ValueError, KeyError) as e:
+        die(f"{paths['refactor']} is not readable ({e!r}): run make fixes again")
+    if fresh:
+        for part, p in paths.items():
+            try:
+                with open(p) as fh:
+                    f[part] = json.load(fh)
+            except (OSError, ValueError) as e:
+                die(f"make fixes ran on this series but {p} is not readable ({e})")
+            if f[part]["verdict"] != "PASS":
+                die(f"{p}: the last make fixes did not pass; the mboxes would quote it")
+        if f["fixes"]["kernels"]["fixes"].get("commit") != \
+                f["refactor"]["kernels"]["fixes"].get("commit"):
+            die(f"{paths['fixes']} and {paths['refactor']} are of different fixes kernels: "
+                "run make fixes again")
+    # make bench's figures, if it ran on this series and passed (a failed
+    # run leaves no bench.json).
+    f["bench"] = None
+    bench = layout.named_results("bench")
+    try:
+        with open(os.path.join(bench, "patched", "commit")) as fh:
+            bench_fresh = fh.read().strip() == head
+    except OSError:
+        bench_fresh = False
+    if bench_fresh and os.path.exists(os.path.join(bench, "bench.json")):
+        try:
+            with open(os.path.join(bench, "bench.json")) as fh:
+                f["bench"] = json.load(fh)
+        except ValueError as e:
+            die(f"{bench}/bench.json is not readable ({e}): run make bench again")
+    return f
+
+
+def cost_text(rows):
+    """The cost line of the testing section, from make bench's rows."""
+    if rows is None:
+        return (" - Cost: make bench (instructions per call under QEMU -icount) was not "
+                "run on this series for this submission.")
+    fixes = {}
+    for r in rows:
+        if r["fix"] and r["path"] == "quick":
+            fixes.setdefault(r["fix"], set()).add(r["fixes-base"])
+    per_fix = ", ".join(f"{n} {'/'.join(sorted(v))}" for n, v in sorted(fixes.items()))
+    same, fewer, more = 0, [], []
+    for r in rows:
+        d = r["patched-fixes"]
+        if d == "0":
+            same += 1
+        elif d.startswith("-"):
+            fewer.append((r["path"], float(d), f"{r['abi']}:{r['entry']} {r['path']} {d}"))
+        else:
+            more.append(f"{r['abi']}:{r['entry']} {r['path']} {d}")
+    abis = sorted({r["abi"] for r in rows})
+    text = (f" - Cost, in instructions per call (make bench: QEMU -icount counts the "
+            f"guest's instructions, so these are counts, not time), {len(rows)} paths "
+            f"({', '.join(abis)}): each fix's check on its valid path, fixes - base: "
+            f"{per_fix}. The refactor, patched - fixes: the same on {same} paths")
+    refused = [v for path, v, _ in fewer if path == "refuse"]
+    if refused:
+        text += (f", fewer on {len(refused)} refusal paths ({max(refused):+.0f} to "
+                 f"{min(refused):+.0f}: the classifier's first comparison, of tv_nsec, "
+                 "refuses)")
+    valid = sorted(what for path, _, what in fewer if path != "refuse")
+    if valid:
+        text += f", fewer on {len(valid)} valid paths ({'; '.join(valid)})"
+    if more:
+        text += f", more on {len(more)} ({'; '.join(sorted(more))})"
+    return text + "."
+
+
+def testing_text(f, version):
+    """The testing section of the cover letters, from figures() F; VERSION:
+    the kernel's X.Y."""
+    t = f["test"]
+    b = t["kernels"]["patched"]
+    by_abi = ", ".join(f"{abi} {n}" for abi, n in b["contract_cases_by_abi"].items())
+    lines = [
+        f" - KUnit (kernel/time/tests/timespec64_kunit.c): x86_64 {f['kunit_pass']} of "
+        f"{f['kunit_rows']} parameterised rows pass"
+        + ("; " + ", ".join(f["kunit_arch"]) if f["kunit_arch"] else "") + ".",
+        f" - Integration: selftests/timers/timeout_classes, native and -m32, booted "
+        f"under QEMU on {version} and on {version} + the whole series: {b['contract_cases']} "
+        f"contract cases per kernel ({by_abi}). {t['differences']} cases differ, "
+        f"and all of them are the intended changes of the fixes "
+        f"({t['intended']['seen']} of {t['intended']['listed']} listed); "
+        f"{t['not_intended']} other.",
+    ]
+    if f["fixes"] and f["refactor"]:
+        lines.append(
+            f" - The fixes alone against {version}: {f['fixes']['differences']} differences, "
+            f"exactly the listed ones ({f['fixes']['verdict']}). The refactor on top of "
+            f"the fixes against the fixes alone: {f['refactor']['differences']} "
+            f"differences ({f['refactor']['verdict']}).")
+    else:
+        lines.append(" - The fixes alone and the refactor on top of them were not booted "
+                     "separately for this run (make check does it).")
+    lines.append(cost_text(f["bench"]))
+    return "\n".join(lines)
+
+
+def load_waivers(series_dir):
+    """The checkpatch messages waived per patch, from SERIES_DIR's
+    checkpatch.waivers: {patch: {message type}}."""
+    w = collections.defaultdict(set)
+    with open(os.path.join(series_dir, "checkpatch.waivers")) as fh:
+        for line in fh:
+            f = line.split("#", 1)[0].split() if not line.startswith("#") else []
+            if len(f) >= 3:
+                w[f[0]].add(f[1])
+    return w
+
+
+def waiver_text(patches, waivers):
+    """What checkpatch --strict says of these patches, from the waivers
+    that make check keeps exact (an unused waiver fails it)."""
+    used = collections.defaultdict(list)
+    for n, p in enumerate(patches, 1):
+        for t in sorted(waivers.get(p, ())):
+            used[t].append(str(n))
+    if not used:
+        return " - checkpatch.pl --strict: clean."
+    return (" - checkpatch.pl --strict: clean but for waived messages, each with its "
+            "reason in the project: " +
+            "; ".join(f"{t} (patch {', '.join(ns)})" for t, ns in sorted(used.items())) +
+            ". UNKNOWN_COMMIT_ID only because this tree has no upstream history.")

@@ -1,0 +1,69 @@
+"""The kernel patches as mails: the series applied in the tree, checked
+against the series file, rewritten with the author, and formatted by
+git format-patch."""
+import glob
+import os
+import tempfile
+
+from .. import series as ts_series
+from ..config import REPO
+from .people import fmt_addr, project_sob
+from .tools import die, run
+
+
+def applied_series(src, base_tag, series_dir):
+    """The patches of the series file in SERIES_DIR, its fixes part first
+    then all, and the commits of SRC since BASE_TAG, one per patch; dies
+    unless SRC is a git tree with the series applied as the file lists it
+    (make tree)."""
+    if not os.path.isdir(os.path.join(src, ".git")):
+        die(f"{src} is not a git tree (run make tree)")
+    path = os.path.join(series_dir, "series")
+    fixes, refactor, allp = (ts_series.patches(path, "fixes"),
+                             ts_series.patches(path, "refactor"), ts_series.patches(path))
+    if not fixes or not refactor or fixes + refactor != allp:
+        die(f"{os.path.relpath(series_dir, REPO)}/series must list the fixes part, then the refactor part")
+    commits = run(["git", "rev-list", "--reverse", f"{base_tag}..HEAD"], cwd=src).stdout.split()
+    if len(commits) != len(allp):
+        die(f"{src} has {len(commits)} patches applied, {os.path.relpath(series_dir, REPO)}/series lists {len(allp)} "
+            "(run make tree)")
+    for c, p in zip(commits, allp):
+        subj = run(["git", "log", "-1", "--format=%s", c], cwd=src).stdout.strip()
+        with open(os.path.join(series_dir, p)) as fh:
+            if subj.split(":")[0] not in fh.read():
+                die(f"{src}: commit {c[:12]} '{subj}' is not {p} (run make tree)")
+    return fixes, allp, commits
+
+
+def rewrite_series(src, base, commits, who, date_env):
+    """The commits again, with the author's From and Signed-off-by."""
+    name, addr = who
+    env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr,
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr, **date_env)
+    parent, out = base, []
+    for c in commits:
+        msg = run(["git", "log", "-1", "--format=%B", c], cwd=src).stdout.rstrip("\n") + "\n"
+        sob = f"Signed-off-by: {fmt_addr(name, addr)}"
+        if project_sob() in msg:
+            msg = msg.replace(project_sob(), sob)
+        elif sob not in msg:
+            msg += f"\n{sob}\n"
+        adate = run(["git", "log", "-1", "--format=%aD", c], cwd=src).stdout.strip()
+        e = dict(env, GIT_AUTHOR_DATE=adate, GIT_COMMITTER_DATE=adate)
+        tree = run(["git", "rev-parse", f"{c}^{{tree}}"], cwd=src).stdout.strip()
+        parent = run(["git", "commit-tree", tree, "-p", parent, "-F", "-"], cwd=src, env=e,
+                     input=msg).stdout.strip()
+        out.append(parent)
+    return out
+
+
+def format_group(src, first_parent, last, prefix, who, tmp):
+    """git format-patch of FIRST_PARENT..LAST, with a cover letter, into a
+    directory of TMP: the files, the cover letter first."""
+    name, addr = who
+    env = dict(os.environ, GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr)
+    d = tempfile.mkdtemp(dir=tmp)
+    run(["git", "format-patch", "-q", "--cover-letter", "--zero-commit", "--no-signature",
+         "--thread=shallow", f"--subject-prefix={prefix}", f"--from={fmt_addr(name, addr)}",
+         "-o", d, f"{first_parent}..{last}"], cwd=src, env=env)
+    return sorted(glob.glob(os.path.join(d, "*.patch")))
