@@ -406,6 +406,22 @@ class TimeoutClassesFormat(unittest.TestCase):
         r = intended.Rule("t:1", "futex*", "*", "class=invalid", "proceeds", "EINVAL", "x")
         self.assertFalse(r.covers(p["name"], p))
 
+    def test_rule_on_the_exact_sum(self):
+        # ns is sec * 10^9 + nsec exactly, past what an s64 holds: the
+        # carried tv_nsec that wraps a ktime_t.
+        r = intended.Rule("t:1", "io_uring_timeout", "abs*",
+                          "class=carried,ns>9223372036854775807,sec<9223372036",
+                          "fires", "waits", "x")
+        line = ("# x86_64 io_uring_timeout abs sec=1 nsec=LONG_MAX: kernel_sec=1 "
+                "kernel_nsec=9223372036854775807 class=carried expected=waits got=fires")
+        d = timeout_classes.diag(line)
+        self.assertTrue(r.covers(d["name"], d))
+        d = timeout_classes.diag(line.replace("sec=1 nsec", "sec=0 nsec")
+                                 .replace("kernel_sec=1", "kernel_sec=0"))
+        self.assertFalse(r.covers(d["name"], d))  # LONG_MAX alone fits
+        with self.assertRaises(ValueError):
+            intended.Rule("t:2", "x", "*", "nss>1", "a", "b", "x")
+
     def test_diag_before_issue_5(self):
         d = timeout_classes.diag("# i386 nanosleep rel sec=0 nsec=0: class=valid-relative "
                                  "expected=proceeds got=proceeds")
