@@ -97,7 +97,9 @@ class PrivateApt:
                 "-o", f"Dir::Cache={self.root}/cache", "-o", "APT::Get::List-Cleanup=0",
                 "-o", "APT::Sandbox::User=root"]
 
-    def update(self):
+    def write_list(self):
+        """The state's directories and its sources.list: one line per suite
+        and kind (deb, deb-src), main only."""
         for d in ("lists/partial", "cache/archives/partial"):
             os.makedirs(os.path.join(self.root, d), exist_ok=True)
         signed = f" [signed-by={self.signed_by}]" if self.signed_by else ""
@@ -105,6 +107,9 @@ class PrivateApt:
             for s in self.suites:
                 for kind in self.kinds:
                     fh.write(f"{kind}{signed} {self.uri} {s} main\n")
+
+    def update(self):
+        self.write_list()
         _run(["apt-get", *self.options(), "-q", "update"], f"apt-get update of {', '.join(self.suites)}")
 
     def candidate(self, package):
