@@ -12,7 +12,9 @@
 #      once 64-bit and once -m32 (gcc-multilib, scripts/deps.sh);
 #   3. the chosen programs, stripped, in the staging directory for an
 #      initramfs: <stage>/64/PROG, <stage>/32/PROG, <stage>/tests (one
-#      program a line) and <stage>/manifest.json (versions, sizes).
+#      program a line) and <stage>/manifest.json (versions, sizes); the
+#      `aux` programs that chosen ones run keep their built name
+#      (<stage>/64/exec-target.t: liburing's timeout runs ./exec-target.t).
 # Everything is under $TS_WORK/suites (scripts/tsanity/layout.py): the
 # suites do not depend on the kernel.  A build is redone from scratch
 # when the source version or this script's flags change; make recompiles
@@ -130,9 +132,10 @@ build_libaio() {
 
 # stage NAME SUFFIX PROG...: the built programs PROG<SUFFIX> of
 # both ABIs (in $built_64 and $built_32), stripped, into the suite's
-# staging directory, with its list and manifest; prints the directory.
+# staging directory as PROG, and the $aux ones as PROG<SUFFIX>, with the
+# list of PROGs and the manifest; prints the directory.
 stage() {
-	local name=$1 suffix=$2 s tmp abi p src
+	local name=$1 suffix=$2 s tmp abi p src out
 	shift 2
 	s=$(ts_path suite-stage "$name")
 	tmp=$s.tmp
@@ -141,10 +144,12 @@ stage() {
 	for abi in "${ABIS[@]}"; do
 		mkdir -p "$tmp/$abi"
 		src=built_$abi
-		for p in "$@"; do
+		for p in "$@" $aux; do
 			[ -f "${!src}/$p$suffix" ] || die "$name: $p$suffix ($abi) was not built (see the logs in $(dirname "${!src}"))"
-			strip -o "$tmp/$abi/$p" "${!src}/$p$suffix" || die "$name: strip $p ($abi) failed"
-			if readelf -l "$tmp/$abi/$p" | grep -q 'INTERP'; then
+			out=$tmp/$abi/$p
+			case " $aux " in *" $p "*) out=$out$suffix ;; esac
+			strip -o "$out" "${!src}/$p$suffix" || die "$name: strip $p ($abi) failed"
+			if readelf -l "$out" | grep -q 'INTERP'; then
 				die "$name: $p ($abi) is not static"
 			fi
 		done
@@ -153,12 +158,14 @@ stage() {
 	python3 - "$tmp" "$name" "$(ts_path suite-record "$name")" "$@" <<'EOF' ||
 import json, os, sys
 tmp, name, record, progs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+aux = sorted(set(os.listdir(os.path.join(tmp, "64"))) - set(progs))
 with open(record) as fh:
     r = json.load(fh)
 abis = sorted(d for d in os.listdir(tmp) if os.path.isdir(os.path.join(tmp, d)))
 m = {"suite": name, "package": r["package"], "version": r["version"], "from": r["suite"],
-     "programs": progs,
-     "bytes": {a: {p: os.path.getsize(os.path.join(tmp, a, p)) for p in progs} for a in abis}}
+     "programs": progs, "aux": aux,
+     "bytes": {a: {p: os.path.getsize(os.path.join(tmp, a, p)) for p in progs + aux}
+               for a in abis}}
 with open(os.path.join(tmp, "manifest.json"), "w") as fh:
     json.dump(m, fh, indent=1, sort_keys=True)
     fh.write("\n")
@@ -178,23 +185,27 @@ for name in "${names[@]}"; do
 	progs=$(ts suite list "$name") || die "reading qemu-config/suites/$name.tests failed (see above)"
 	mapfile -t progs <<<"$progs"
 	left=$(ts suite list --left-out "$name" | cut -f1) || die "reading qemu-config/suites/$name.tests failed"
+	aux=$(ts suite list --aux "$name") || die "reading qemu-config/suites/$name.tests failed"
+	aux=${aux//$'\n'/ }
 	case $name in
 	liburing)
-		for p in "${progs[@]}" $left; do
+		for p in "${progs[@]}" $left $aux; do
 			[ -f "$tree/test/$p.c" ] || die "liburing: qemu-config/suites/liburing.tests names $p, but $tree has no test/$p.c"
 		done
 		for abi in "${ABIS[@]}"; do
-			d=$(build_liburing "$tree" "$abi" "${progs[@]}") || exit 1
+			# shellcheck disable=SC2086
+			d=$(build_liburing "$tree" "$abi" "${progs[@]}" $aux) || exit 1
 			printf -v "built_$abi" %s "$d"
 		done
 		suffix=.t
 		;;
 	libaio)
-		for p in "${progs[@]}" $left; do
+		for p in "${progs[@]}" $left $aux; do
 			[ -f "$tree/harness/cases/$p.t" ] || die "libaio: qemu-config/suites/libaio.tests names $p, but $tree has no harness/cases/$p.t"
 		done
 		for abi in "${ABIS[@]}"; do
-			d=$(build_libaio "$tree" "$abi" "${progs[@]}") || exit 1
+			# shellcheck disable=SC2086
+			d=$(build_libaio "$tree" "$abi" "${progs[@]}" $aux) || exit 1
 			printf -v "built_$abi" %s "$d"
 		done
 		suffix=.p

@@ -40,9 +40,11 @@ class Lists(unittest.TestCase):
         self.assertEqual(self.parse("# head\nrun  timeout   a reason # note\n\n"
                                     "skip poll-link\tneeds IPv4\n"),
                          [("run", "timeout", "a reason"), ("skip", "poll-link", "needs IPv4")])
+        self.assertEqual(self.parse("run timeout why\naux exec-target run by timeout\n")[1],
+                         ("aux", "exec-target", "run by timeout"))
 
     def test_bad_lines_are_named(self):
-        for text, msg in (("run timeout\n", r"x.tests:1: not 'run\|skip PROGRAM REASON'"),
+        for text, msg in (("run timeout\n", r"x.tests:1: not 'run\|skip\|aux PROGRAM REASON'"),
                           ("maybe timeout why\n", "x.tests:1:"),
                           ("run a why\nskip a why not\n", "a is listed already on line 1"),
                           ("skip a why\n", "no program to run")):
@@ -212,6 +214,10 @@ class CommandLine(unittest.TestCase):
         p = self.run_cmd(TS, "suite", "list", "--left-out", "liburing")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("poll-link\t", p.stdout)
+        p = self.run_cmd(TS, "suite", "list", "--aux", "liburing")
+        self.assertEqual((p.returncode, p.stdout), (0, "exec-target\n"), p.stderr)
+        p = self.run_cmd(TS, "suite", "list", "liburing")
+        self.assertNotIn("exec-target", p.stdout.split())
 
     def test_suite_paths_and_errors(self):
         p = self.run_cmd(TS, "path", "suite-build", "liburing", "32", TS_KERNEL="7.3")

@@ -81,6 +81,8 @@ def main(argv=None):
     p.add_argument("--refresh", action="store_true", help="with source: fetch again")
     p.add_argument("--left-out", action="store_true",
                    help="with list: the programs left out, with their reasons")
+    p.add_argument("--aux", action="store_true",
+                   help="with list: the programs the chosen ones run (staged, not run)")
     a = ap.parse_args(argv)
     try:
         cfg, kernel, layout = context()
@@ -114,14 +116,16 @@ def main(argv=None):
                         suites_mod.list_file(cfg.repo, a.name)):
                     if a.left_out and verdict == "skip":
                         print(f"{prog}\t{reason}")
-                    elif not a.left_out and verdict == "run":
+                    elif verdict == ("aux" if a.aux else "run") and not a.left_out:
                         print(prog)
             else:
                 r = (suites_mod.source(layout, a.name, refresh=a.refresh) if a.what == "source"
                      else suites_mod.read_record(layout, a.name))
-                for u in r.get("unavailable", []):
-                    print(f"warning: {r['package']} {u['version']} ({u['suite']}) could not be "
-                          f"fetched: {u['error']}", file=sys.stderr)
+                if r.get("unavailable"):
+                    missed = ", ".join(f"{u['version']} ({u['suite']})" for u in r["unavailable"])
+                    print(f"warning: {r['package']}: {missed} could not be fetched (why: "
+                          f"{layout.suite_record(a.name)}); took {r['version']} from {r['suite']}",
+                          file=sys.stderr)
                 print(f"{r['package']}\t{r['version']}\t{r['suite']}\t{r['tree']}")
         elif a.cmd == "variables":
             for name, default, what in config_mod.USER:

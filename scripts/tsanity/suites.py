@@ -33,8 +33,10 @@ def list_file(repo, name):
 
 def parse_list(path):
     """[(verdict, program, reason)] of a suite's list: one line per test
-    program, `run PROGRAM REASON` (chosen) or `skip PROGRAM REASON` (left
-    out); # starts a comment, blank lines are skipped."""
+    program, `run PROGRAM REASON` (chosen), `skip PROGRAM REASON` (left
+    out) or `aux PROGRAM REASON` (not a test: a program that a chosen one
+    runs, staged beside them); # starts a comment, blank lines are
+    skipped."""
     try:
         with open(path) as fh:
             lines = fh.read().splitlines()
@@ -45,9 +47,9 @@ def parse_list(path):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        m = re.fullmatch(r"(run|skip)\s+([A-Za-z0-9_.+-]+)\s+(\S.*)", line)
+        m = re.fullmatch(r"(run|skip|aux)\s+([A-Za-z0-9_.+-]+)\s+(\S.*)", line)
         if not m:
-            raise SuiteError(f"{path}:{n}: not 'run|skip PROGRAM REASON': {line}")
+            raise SuiteError(f"{path}:{n}: not 'run|skip|aux PROGRAM REASON': {line}")
         if m.group(2) in seen:
             raise SuiteError(f"{path}:{n}: {m.group(2)} is listed already on line {seen[m.group(2)]}")
         seen[m.group(2)] = n
