@@ -10,6 +10,7 @@
 #                           +-> guest + initramfs -> random (a fresh seed)
 #                           +-> initramfs -> check-sanitized (in check-full)
 #                           +-> kunit + report -> mbox
+#   deps -> suites (user space: liburing's and libaio's tests, kernel-independent)
 #
 # `make` (all) is the main job: KUnit, both boots judged, and the fixes
 # part proven alone.  `make test` is what CI runs first: KUnit and the
@@ -36,7 +37,7 @@ ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 .PHONY: all test deps base tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
 	initramfs boot report fixes audit check check-patches check-bisect \
 	check-warnings htmldocs check-scripts check-sanitized check-full bench random mbox \
-	help clean-work
+	suites help clean-work
 
 all: kunit report fixes ## the main job: KUnit, base and patched judged, the fixes alone
 
@@ -129,6 +130,9 @@ bench: guest ## cost in instructions (QEMU -icount) on base, fixes and patched; 
 
 mbox: kunit report ## one mbox per destination tree, checked, never sent (TS_AUTHOR)
 	@$(S)/mbox.py
+
+suites: deps ## liburing's and libaio's own tests from Debian's sources (sid), static, 64-bit and -m32, staged for a guest initramfs (qemu-config/suites/)
+	@$(S)/suites.sh >/dev/null
 
 help: ## this list
 	@sed -n 's/^\([a-z0-9-]*\):.*## \(.*\)/\1\t\2/p' Makefile | column -t -s "$$(printf '\t')"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # usage: scripts/deps.sh
 # Install the Debian 12 packages the pipeline needs, if any is missing:
-# the kernel's source (linux-source-$TS_KERNEL) and the tools.
+# the kernel's source (linux-source-$TS_KERNEL) and the tools (dpkg-dev:
+# dpkg-source, which extracts the user-space suites' source packages;
+# gcc-multilib: the -m32 builds; scripts/suites.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -10,7 +12,7 @@ pkgs=(qemu-system-x86 qemu-system-data gcc gcc-multilib make
       sparse coccinelle python3-ply python3-git
       git-email libmailtools-perl man-db manpages-dev liburing-dev
       clang lld llvm clang-19 lld-19 llvm-19 qemu-system-arm python3-sphinx python3-alabaster python3-yaml
-      librsvg2-bin)
+      librsvg2-bin dpkg-dev)
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]

@@ -78,16 +78,32 @@ class Layout(unittest.TestCase):
             self.assertTrue(p.startswith("/w/linux-6.12/"), p)
         self.assertEqual(lay.build_lock, "/w/build.lock")
 
-    def test_two_kernels_share_nothing_but_the_lock(self):
+    def test_two_kernels_share_nothing_but_the_lock_and_the_suites(self):
         _, _, a = ctx(TS_WORK="/w", TS_KERNEL="6.12")
         _, _, b = ctx(TS_WORK="/w", TS_KERNEL="7.3")
         for name, (fn, usage) in layout.PATHS.items():
             args = {"": [], "KERNEL": ["base"], "KERNEL [sanitized]": ["fixes"],
                     "SUITE": ["tests"], "SUITE [sanitized]": ["tests"], "VARIANT": ["x86_64"],
                     "CHECK": ["bisect"], "JOB": ["audit"],
-                    "bisect|warnings|mbox|other": ["mbox"]}[usage]
-            self.assertNotEqual(fn(a, *args), fn(b, *args), name)
+                    "bisect|warnings|mbox|other": ["mbox"], "liburing|libaio": ["libaio"],
+                    "liburing|libaio 64|32": ["liburing", "32"]}[usage]
+            if name in layout.KERNEL_INDEPENDENT:
+                self.assertEqual(fn(a, *args), fn(b, *args), name)
+                self.assertTrue(fn(a, *args).startswith("/w/suites"), name)
+            else:
+                self.assertNotEqual(fn(a, *args), fn(b, *args), name)
         self.assertEqual(a.build_lock, b.build_lock)
+
+    def test_suite_paths(self):
+        _, _, lay = ctx(TS_WORK="/w", TS_KERNEL="7.3")
+        self.assertEqual(lay.suite_build("liburing", "32"), "/w/suites/liburing/build-32")
+        self.assertEqual(os.path.dirname(lay.suite_record("libaio")),
+                         os.path.dirname(lay.suite_source("libaio")))
+        self.assertEqual(lay.suites_apt, "/w/suites/apt")
+        with self.assertRaisesRegex(ValueError, "unknown suite 'fio'"):
+            lay.suite_stage("fio")
+        with self.assertRaisesRegex(ValueError, "unknown ABI 'x32'"):
+            lay.suite_build("libaio", "x32")
 
     def test_a_moved_place(self):
         _, _, lay = ctx(TS_WORK="/w", TS_RESULTS="/r")
@@ -160,6 +176,16 @@ class Debian(unittest.TestCase):
         self.assertIn(f"Dir::Etc::sourcelist={apt.list}", opts)
         self.assertIn("Dir::Etc::sourceparts=-", opts)
         self.assertTrue(apt.list.startswith(self.dir))
+
+    def test_private_apt_of_sources_only(self):
+        self.write("sources.list", "deb [signed-by=/k.gpg] http://l.example/debian bookworm main\n")
+        apt = debian.PrivateApt(os.path.join(self.dir, "apt"), suites=("sid", "bookworm"),
+                                kinds=("deb-src",), etc=self.etc, os_release=self.osr)
+        apt.write_list()
+        with open(apt.list) as fh:
+            self.assertEqual(fh.read(), "deb-src [signed-by=/k.gpg] http://l.example/debian sid main\n"
+                             "deb-src [signed-by=/k.gpg] http://l.example/debian bookworm main\n")
+        self.assertTrue(os.path.isdir(os.path.join(apt.root, "lists", "partial")))
 
     def test_a_deb_given_by_hand(self):
         if shutil.which("dpkg-deb") is None:

@@ -11,6 +11,7 @@ from . import config as config_mod
 from . import kernel as kernel_mod
 from . import layout as layout_mod
 from . import series as series_mod
+from . import suites as suites_mod
 
 
 def context(environ=None):
@@ -72,6 +73,16 @@ def main(argv=None):
                    help="source: find (or fetch) it; record: what the trees were extracted from")
     p.add_argument("--write", action="store_true",
                    help="with source: record it as what the trees are extracted from")
+    p = sub.add_parser("suite", help="a user-space suite (liburing, libaio): source, record, list")
+    p.add_argument("what", choices=["source", "record", "list"],
+                   help="source: fetch (or find) and extract it; record: what was fetched; "
+                   "list: the programs its list chooses (qemu-config/suites/NAME.tests)")
+    p.add_argument("name", choices=layout_mod.SUITES)
+    p.add_argument("--refresh", action="store_true", help="with source: fetch again")
+    p.add_argument("--left-out", action="store_true",
+                   help="with list: the programs left out, with their reasons")
+    p.add_argument("--aux", action="store_true",
+                   help="with list: the programs the chosen ones run (staged, not run)")
     a = ap.parse_args(argv)
     try:
         cfg, kernel, layout = context()
@@ -99,13 +110,31 @@ def main(argv=None):
                 with open(layout.kernel_record) as fh:
                     r = json.load(fh)
             print(f"{r['package']}\t{r['version']}\t{r['tarball']}\t{r['origin']}")
+        elif a.cmd == "suite":
+            if a.what == "list":
+                for verdict, prog, reason in suites_mod.parse_list(
+                        suites_mod.list_file(cfg.repo, a.name)):
+                    if a.left_out and verdict == "skip":
+                        print(f"{prog}\t{reason}")
+                    elif verdict == ("aux" if a.aux else "run") and not a.left_out:
+                        print(prog)
+            else:
+                r = (suites_mod.source(layout, a.name, refresh=a.refresh) if a.what == "source"
+                     else suites_mod.read_record(layout, a.name))
+                if r.get("unavailable"):
+                    missed = ", ".join(f"{u['version']} ({u['suite']})" for u in r["unavailable"])
+                    print(f"warning: {r['package']}: {missed} could not be fetched (why: "
+                          f"{layout.suite_record(a.name)}); took {r['version']} from {r['suite']}",
+                          file=sys.stderr)
+                print(f"{r['package']}\t{r['version']}\t{r['suite']}\t{r['tree']}")
         elif a.cmd == "variables":
             for name, default, what in config_mod.USER:
                 d = default if isinstance(default, str) else "(derived)"
                 print(f"{name}\t{d}\t{what}")
             for name, what in config_mod.MOVABLE:
                 print(f"{name}\t(layout)\t{what}")
-    except (kernel_mod.KernelError, series_mod.SeriesError, ValueError, OSError) as e:
+    except (kernel_mod.KernelError, series_mod.SeriesError, suites_mod.SuiteError, ValueError,
+            OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0

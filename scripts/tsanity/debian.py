@@ -1,8 +1,11 @@
 """Debian's packages beyond the machine's suites, read without changing the
 machine: a private apt state (its own sources.list, lists and cache under
 $TS_WORK) on the mirror that the machine's own apt sources name, then
-apt-get download and dpkg-deb -x.  Nothing is installed, and the
-machine's apt configuration is only read."""
+apt-get download and dpkg-deb -x (a binary package: the kernel's source),
+or apt-get source --download-only and dpkg-source -x (a source package:
+the user-space suites).  Nothing is installed, and the machine's apt
+configuration is only read."""
+import functools
 import glob
 import json
 import os
@@ -80,9 +83,11 @@ class PrivateApt:
     """An apt state of our own in ROOT, with deb and deb-src lines for SUITES
     on the machine's mirror."""
 
-    def __init__(self, root, suites=SUITES, etc="/etc/apt", os_release="/etc/os-release"):
+    def __init__(self, root, suites=SUITES, etc="/etc/apt", os_release="/etc/os-release",
+                 kinds=("deb", "deb-src")):
         self.root = root
         self.suites = suites
+        self.kinds = kinds
         self.uri, self.signed_by = mirror(etc, os_release)
         self.list = os.path.join(root, "sources.list")
 
@@ -92,13 +97,19 @@ class PrivateApt:
                 "-o", f"Dir::Cache={self.root}/cache", "-o", "APT::Get::List-Cleanup=0",
                 "-o", "APT::Sandbox::User=root"]
 
-    def update(self):
+    def write_list(self):
+        """The state's directories and its sources.list: one line per suite
+        and kind (deb, deb-src), main only."""
         for d in ("lists/partial", "cache/archives/partial"):
             os.makedirs(os.path.join(self.root, d), exist_ok=True)
         signed = f" [signed-by={self.signed_by}]" if self.signed_by else ""
         with open(self.list, "w") as fh:
             for s in self.suites:
-                fh.write(f"deb{signed} {self.uri} {s} main\ndeb-src{signed} {self.uri} {s} main\n")
+                for kind in self.kinds:
+                    fh.write(f"{kind}{signed} {self.uri} {s} main\n")
+
+    def update(self):
+        self.write_list()
         _run(["apt-get", *self.options(), "-q", "update"], f"apt-get update of {', '.join(self.suites)}")
 
     def candidate(self, package):
@@ -117,6 +128,83 @@ class PrivateApt:
         if not debs:
             raise DebianError(f"apt-get download {package} left no .deb in {dest}")
         return debs[-1]
+
+
+    def source_versions(self, package):
+        """[(version, suite)] of the source package PACKAGE in the
+        deb-src lists, newest first (a suite may list several versions)."""
+        out = _run(["apt-cache", *self.options(), "madison", package],
+                   f"apt-cache madison {package}")
+        found = set()
+        for line in out.splitlines():
+            f = [x.strip() for x in line.split("|")]
+            if len(f) == 3 and f[0] == package and f[2].endswith(" Sources"):
+                found.add((f[1], f[2].split()[-2].split("/")[0]))
+        return sorted(found, key=functools.cmp_to_key(
+            lambda a, b: compare_versions(b[0], a[0]) or (a[1] > b[1]) - (a[1] < b[1])))
+
+    def download_source(self, package, version, dest):
+        """apt-get source --download-only PACKAGE=VERSION into DEST: the
+        .dsc and its files, checked against the signed lists by apt.
+        Returns the .dsc."""
+        os.makedirs(dest, exist_ok=True)
+        p = subprocess.run(["apt-get", *self.options(), "-q", "source", "--download-only",
+                            f"{package}={version}"], cwd=dest, capture_output=True, text=True)
+        if p.returncode != 0:
+            err = [ln for ln in (p.stderr or p.stdout).splitlines() if ln.startswith(("E:", "W:"))]
+            raise DebianError(f"apt-get source {package}={version} failed: "
+                              + ("; ".join(err) or p.stderr.strip())[-800:])
+        dsc = os.path.join(dest, f"{package}_{_no_epoch(version)}.dsc")
+        if not os.path.exists(dsc):
+            raise DebianError(f"apt-get source {package}={version} left no {dsc}")
+        return dsc
+
+
+def _no_epoch(version):
+    return version.split(":", 1)[1] if ":" in version else version
+
+
+def compare_versions(a, b):
+    """-1, 0 or 1 as Debian orders the versions A and B (dpkg)."""
+    if a == b:
+        return 0
+    return -1 if subprocess.run(["dpkg", "--compare-versions", a, "lt", b]).returncode == 0 else 1
+
+
+def fetch_source(package, dest, apt, prefer=("sid",), fallback=()):
+    """The source package PACKAGE, extracted once under DEST by dpkg-source
+    -x: the newest version that the suites PREFER list and the mirror
+    serves, else the newest of the suites FALLBACK (loudly: the record
+    names every version that could not be fetched, and why).  APT is the
+    PrivateApt it comes through (its lists are updated first).  Returns
+    {package, version, suite, dsc, tree, origin, unavailable}; the caller
+    records it (suites.py)."""
+    apt.update()
+    versions = apt.source_versions(package)
+    order = [v for s in prefer for v in versions if v[1] == s]
+    order += [v for s in fallback for v in versions if v[1] == s and v not in order]
+    if not order:
+        raise DebianError(f"source package {package} is in none of the suites "
+                          f"{', '.join(prefer + tuple(fallback))} on {apt.uri}")
+    unavailable = []
+    for version, suite in order:
+        try:
+            dsc = apt.download_source(package, version, dest)
+        except DebianError as e:
+            unavailable.append({"version": version, "suite": suite, "error": str(e)})
+            continue
+        tree = os.path.join(dest, f"{package}-{_no_epoch(version)}")
+        if not os.path.isdir(tree):
+            tmp = tree + ".tmp"
+            subprocess.run(["rm", "-rf", tmp], check=True)
+            _run(["dpkg-source", "-x", dsc, tmp], f"dpkg-source -x {dsc}")
+            os.rename(tmp, tree)
+        return {"package": package, "version": version, "suite": suite,
+                "dsc": os.path.abspath(dsc), "tree": os.path.abspath(tree),
+                "origin": f"{suite} on {apt.uri}", "unavailable": unavailable}
+    raise DebianError(f"no version of the source package {package} could be fetched: "
+                      + "; ".join(f"{u['version']} ({u['suite']}): {u['error']}"
+                                  for u in unavailable))
 
 
 def deb_field(deb, field):

@@ -1,9 +1,24 @@
 """Where everything lives: the only module that spells a path of $TS_WORK.
 Everything built from one kernel is under $TS_WORK/linux-<X.Y>/; the build
-lock is shared by all kernels, so that one kernel build runs at a time."""
+lock is shared by all kernels, so that one kernel build runs at a time.
+The user-space test suites (liburing's and libaio's own tests, built from
+Debian's source packages) do not depend on the kernel: they live once,
+under $TS_WORK/suites/, for every kernel."""
 import os
 
 from . import kernel as kernel_mod
+
+# The user-space suites built from Debian's source packages
+# (scripts/suites.sh; qemu-config/suites/<name>.tests chooses their tests).
+SUITES = ("liburing", "libaio")
+# Their ABIs: 64 (x86_64) and 32 (-m32, i386).
+ABIS = ("64", "32")
+
+
+def check_suite(name):
+    if name not in SUITES:
+        raise ValueError(f"unknown suite '{name}' (known: {' '.join(SUITES)})")
+    return name
 
 
 class Layout:
@@ -110,6 +125,39 @@ class Layout:
             raise ValueError(f"no results directory for '{job}'")
         return os.path.join(self.results, job)
 
+    # The user-space suites: kernel-independent, shared by every kernel.
+    @property
+    def suites(self):
+        """$TS_WORK/suites: everything of the user-space suites."""
+        return os.path.join(self.cfg.work, "suites")
+
+    @property
+    def suites_apt(self):
+        """The private apt state (deb-src lines) the suites' sources come
+        through; one for all suites."""
+        return os.path.join(self.suites, "apt")
+
+    def suite_source(self, name):
+        """The suite's source package: .dsc, tarballs and the tree that
+        dpkg-source -x extracted (one per version, <package>-<version>)."""
+        return os.path.join(self.suites, check_suite(name), "source")
+
+    def suite_record(self, name):
+        """What was fetched: package, version, suite, tree (JSON), beside the
+        source."""
+        return os.path.join(self.suites, check_suite(name), "source.json")
+
+    def suite_build(self, name, abi):
+        """The out-of-tree build of one ABI (64 or 32)."""
+        if abi not in ABIS:
+            raise ValueError(f"unknown ABI '{abi}' (known: {' '.join(ABIS)})")
+        return os.path.join(self.suites, check_suite(name), f"build-{abi}")
+
+    def suite_stage(self, name):
+        """The chosen programs, stripped, ready for an initramfs:
+        <abi>/<program>, the list tests and manifest.json."""
+        return os.path.join(self.suites, check_suite(name), "stage")
+
 
 # The paths `ts path NAME [ARG...]` prints: name -> (function of the
 # layout and the arguments, usage).
@@ -132,4 +180,14 @@ PATHS = {
     "kunit-results": (lambda l, v: l.kunit_results(v), "VARIANT"),
     "boot-results": (lambda l, s, v="": l.boot_results(s, v), "SUITE [sanitized]"),
     "named-results": (lambda l, j: l.named_results(j), "JOB"),
+    "suites": (lambda l: l.suites, ""),
+    "suites-apt": (lambda l: l.suites_apt, ""),
+    "suite-source": (lambda l, s: l.suite_source(s), "liburing|libaio"),
+    "suite-record": (lambda l, s: l.suite_record(s), "liburing|libaio"),
+    "suite-build": (lambda l, s, a: l.suite_build(s, a), "liburing|libaio 64|32"),
+    "suite-stage": (lambda l, s: l.suite_stage(s), "liburing|libaio"),
 }
+
+# The paths that do not depend on the kernel (the user-space suites).
+KERNEL_INDEPENDENT = ("suites", "suites-apt", "suite-source", "suite-record", "suite-build",
+                      "suite-stage")

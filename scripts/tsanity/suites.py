@@ -1,0 +1,93 @@
+"""The user-space test suites built from Debian's source packages for the
+guest: liburing's test/ programs and libaio's harness/ cases.  Their
+sources come through a private apt state (debian.py) from sid, the
+machine's own suite being the fallback when the mirror does not serve
+sid's files; what was fetched is recorded beside the source
+(layout.suite_record).  qemu-config/suites/<name>.tests chooses the
+programs: scripts/suites.sh builds and stages them."""
+import json
+import os
+import re
+
+from . import debian
+from . import layout as layout_mod
+
+# name -> its Debian source package.
+SUITES = {
+    "liburing": "liburing",
+    "libaio": "libaio",
+}
+# The suites tried, in order: the newest of sid; then the machine's own
+# release (its codename, read from /etc/os-release).
+PREFER = ("sid",)
+
+
+class SuiteError(Exception):
+    pass
+
+
+def list_file(repo, name):
+    layout_mod.check_suite(name)
+    return os.path.join(repo, "qemu-config", "suites", f"{name}.tests")
+
+
+def parse_list(path):
+    """[(verdict, program, reason)] of a suite's list: one line per test
+    program, `run PROGRAM REASON` (chosen), `skip PROGRAM REASON` (left
+    out) or `aux PROGRAM REASON` (not a test: a program that a chosen one
+    runs, staged beside them); # starts a comment, blank lines are
+    skipped."""
+    try:
+        with open(path) as fh:
+            lines = fh.read().splitlines()
+    except OSError as e:
+        raise SuiteError(f"cannot read the suite list {path}: {e.strerror}")
+    out, seen = [], {}
+    for n, line in enumerate(lines, 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        m = re.fullmatch(r"(run|skip|aux)\s+([A-Za-z0-9_.+-]+)\s+(\S.*)", line)
+        if not m:
+            raise SuiteError(f"{path}:{n}: not 'run|skip|aux PROGRAM REASON': {line}")
+        if m.group(2) in seen:
+            raise SuiteError(f"{path}:{n}: {m.group(2)} is listed already on line {seen[m.group(2)]}")
+        seen[m.group(2)] = n
+        out.append(m.groups())
+    if not any(v == "run" for v, _, _ in out):
+        raise SuiteError(f"{path}: no program to run")
+    return out
+
+
+def read_record(layout, name):
+    path = layout.suite_record(name)
+    try:
+        with open(path) as fh:
+            return json.load(fh)
+    except (OSError, ValueError) as e:
+        raise SuiteError(f"{path} is not readable ({e}): run scripts/suites.sh {name}")
+
+
+def source(layout, name, refresh=False, **apt_kw):
+    """The suite's extracted source tree and what it is: the record when it
+    is there and its tree too (no network), else fetched and recorded."""
+    layout_mod.check_suite(name)
+    record = layout.suite_record(name)
+    if not refresh and os.path.exists(record):
+        r = read_record(layout, name)
+        if os.path.isdir(r.get("tree", "")):
+            return r
+    try:
+        apt = debian.PrivateApt(layout.suites_apt, suites=PREFER + (
+            debian.codename(apt_kw.get("os_release", "/etc/os-release")),), kinds=("deb-src",),
+            **apt_kw)
+        r = debian.fetch_source(SUITES[name], layout.suite_source(name), apt,
+                                prefer=PREFER, fallback=apt.suites[len(PREFER):])
+    except debian.DebianError as e:
+        raise SuiteError(str(e)) from e
+    os.makedirs(os.path.dirname(record), exist_ok=True)
+    with open(record + ".tmp", "w") as fh:
+        json.dump(r, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+    os.replace(record + ".tmp", record)
+    return r
