@@ -19,6 +19,7 @@ the one reader of those lines.  Judging is scripts/report.py's job; this exits 0
 verdict is written, and 1 if the log cannot be read, holds no KTAP, or the
 tree's kunit_parser cannot be imported.
 """
+import inspect
 import io
 import json
 import os
@@ -70,7 +71,11 @@ def main():
     said = io.StringIO()
     printer.stdout._output = said
     printer.stdout._use_color = False
-    top = parser.parse_run_tests(lines)
+    # Newer trees (7.3) take the printer as an argument.
+    if "printer" in inspect.signature(parser.parse_run_tests).parameters:
+        top = parser.parse_run_tests(lines, printer.stdout)
+    else:
+        top = parser.parse_run_tests(lines)
     errors = [re.sub(r"^\[[0-9:]+\] ", "", l) for l in said.getvalue().splitlines()
               if "[ERROR]" in l]
     boot = [float(m[1]) for m in map(BOOT.match, lines) if m]
