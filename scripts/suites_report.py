@@ -143,10 +143,10 @@ def judge(kernels, rules):
             note = f"flaky{' (listed: ' + fl.reason + ')' if fl else ''}"
             rows.append((test, verdicts, note))
             continue
+        d = rule("differs", test)
         if len(verdicts) != len(KERNELS):
             rows.append((test, verdicts, "missing"))
             continue
-        d = rule("differs", test)
         if d:
             if verdicts != d.verdicts:
                 want = " ".join(d.verdicts[k] for k in KERNELS)
