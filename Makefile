@@ -37,7 +37,7 @@ ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 .PHONY: all test deps base tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
 	initramfs boot report fixes audit check check-patches check-bisect \
 	check-warnings htmldocs check-scripts check-sanitized check-full bench random mbox \
-	suites help clean-work
+	suites subsystem-tests help clean-work
 
 all: kunit report fixes ## the main job: KUnit, base and patched judged, the fixes alone
 
@@ -133,6 +133,9 @@ mbox: kunit report ## one mbox per destination tree, checked, never sent (TS_AUT
 
 suites: deps ## liburing's and libaio's own tests from Debian's sources (sid), static, 64-bit and -m32, staged for a guest initramfs (qemu-config/suites/)
 	@$(S)/suites.sh >/dev/null
+
+subsystem-tests: suites ## liburing's and libaio's own tests (and the series' liburing tests) booted on 7.3 base, fixes and patched, 3 runs each: one verdict but the listed ones (qemu-config/suites/intended)
+	@TS_KERNEL=7.3 $(S)/subsystem-tests.sh
 
 help: ## this list
 	@sed -n 's/^\([a-z0-9-]*\):.*## \(.*\)/\1\t\2/p' Makefile | column -t -s "$$(printf '\t')"

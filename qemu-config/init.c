@@ -22,6 +22,12 @@
  * A watchdog kills a program's whole process group after TEST_TIMEOUT_S
  * seconds (or after /etc/tests' optional second field, in seconds).
  *
+ * A line of /etc/tests is "PATH [SECONDS [SKIP CWD NAME]]": the three
+ * optional fields (the subsystems' suites: make subsystem-tests) give the
+ * exit status that means skip (default KSFT_SKIP), the directory the
+ * program runs in (default /tmp) and its KTAP name (default the base
+ * name of PATH).
+ *
  * Then /init ends QEMU through the isa-debug-exit device (iobase 0xf4,
  * iosize 1): it writes 0 when every program passed or skipped and 1
  * otherwise, and QEMU exits with status (value << 1) | 1, i.e. 1 = pass and
@@ -121,7 +127,8 @@ static void emit_lines(char *buf, size_t *len, size_t cap, int flush_partial)
  * until it exits and the pipe is drained; leftovers of its process group
  * are killed then.
  */
-static int run_test(const char *path, const char *name, int timeout_s)
+static int run_test(const char *path, const char *name, int timeout_s,
+		    int skip, const char *cwd)
 {
 	char buf[8192];
 	size_t len = 0;
@@ -143,6 +150,10 @@ static int run_test(const char *path, const char *name, int timeout_s)
 		int nul = open("/dev/null", O_RDONLY);
 
 		setpgid(0, 0);
+		if (chdir(cwd)) {
+			dprintf(pfd[1], "# %s: chdir %s: %s\n", name, cwd, strerror(errno));
+			_exit(127);
+		}
 		if (nul >= 0)
 			dup2(nul, 0); /* no reading from the console */
 		dup2(pfd[1], 1);
@@ -208,7 +219,7 @@ static int run_test(const char *path, const char *name, int timeout_s)
 		    strsignal(WTERMSIG(status)));
 		return 1;
 	}
-	if (WEXITSTATUS(status) == KSFT_SKIP)
+	if (WEXITSTATUS(status) == skip)
 		return 2;
 	if (WEXITSTATUS(status)) {
 		out("    # %s: exit status %d\n", name, WEXITSTATUS(status));
@@ -219,8 +230,8 @@ static int run_test(const char *path, const char *name, int timeout_s)
 
 int main(void)
 {
-	char **paths = NULL;
-	int *timeouts = NULL;
+	char **paths = NULL, **cwds = NULL, **names = NULL;
+	int *timeouts = NULL, *skips = NULL;
 	int n = 0, failed = 0, i;
 	char line[512];
 	FILE *list;
@@ -252,17 +263,27 @@ int main(void)
 	}
 	/* As many programs as the list holds: none is left out unsaid. */
 	while (fgets(line, sizeof(line), list)) {
-		char path[256];
-		int t = TEST_TIMEOUT_S;
+		char path[256], cwd[256] = "/tmp", name[256] = "";
+		int t = TEST_TIMEOUT_S, skip = KSFT_SKIP;
 
-		if (line[0] == '#' || sscanf(line, "%255s %d", path, &t) < 1)
+		if (line[0] == '#' ||
+		    sscanf(line, "%255s %d %d %255s %255s", path, &t, &skip, cwd, name) < 1)
 			continue;
+		if (!name[0])
+			snprintf(name, sizeof(name), "%s",
+				 strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 		paths = realloc(paths, (n + 1) * sizeof(*paths));
 		timeouts = realloc(timeouts, (n + 1) * sizeof(*timeouts));
-		if (!paths || !timeouts || !(paths[n] = strdup(path))) {
+		skips = realloc(skips, (n + 1) * sizeof(*skips));
+		cwds = realloc(cwds, (n + 1) * sizeof(*cwds));
+		names = realloc(names, (n + 1) * sizeof(*names));
+		if (!paths || !timeouts || !skips || !cwds || !names ||
+		    !(paths[n] = strdup(path)) || !(cwds[n] = strdup(cwd)) ||
+		    !(names[n] = strdup(name))) {
 			out("# init: out of memory reading %s\n", TEST_LIST);
 			poweroff(1);
 		}
+		skips[n] = skip;
 		timeouts[n++] = t;
 	}
 	fclose(list);
@@ -270,9 +291,9 @@ int main(void)
 	out("KTAP version 1\n");
 	out("1..%d\n", n);
 	for (i = 0; i < n; i++) {
-		const char *name = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
+		const char *name = names[i];
 		double t0 = now(CLOCK_MONOTONIC);
-		int r = run_test(paths[i], name, timeouts[i]);
+		int r = run_test(paths[i], name, timeouts[i], skips[i], cwds[i]);
 
 		out("# %s: %.3f s\n", name, now(CLOCK_MONOTONIC) - t0);
 		if (r == 1)

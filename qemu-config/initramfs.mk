@@ -9,6 +9,8 @@ B ?= $(error B= not set)
 TREE ?= $(error TREE= not set)
 HDR ?= $(error HDR= not set)
 TESTS ?=
+# Files the archive holds besides B's (the staged suites: make subsystem-tests).
+EXTRA ?=
 HERE := $(dir $(lastword $(MAKEFILE_LIST)))
 ST := $(TREE)/tools/testing/selftests
 HOSTCC ?= cc
@@ -57,7 +59,7 @@ $(B)/gen_init_cpio: $(TREE)/usr/gen_init_cpio.c
 
 # Fixed mtimes (-t 0) and uid/gid 0 from the list: the archive depends on
 # the content of its files only.
-$(B)/initramfs.cpio: $(B)/initramfs.list $(B)/gen_init_cpio $(B)/init $(B)/tests $(addprefix $(B)/,$(TESTS))
+$(B)/initramfs.cpio: $(B)/initramfs.list $(B)/gen_init_cpio $(B)/init $(B)/tests $(addprefix $(B)/,$(TESTS)) $(EXTRA)
 	$(B)/gen_init_cpio -t 0 $(B)/initramfs.list > $@.tmp
 	mv $@.tmp $@
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: scripts/boot.sh [--list-reports] {base|fixes|patched} [tests|bench] [sanitized]
+# usage: scripts/boot.sh [--list-reports] {base|fixes|patched} [tests|bench|suites] [sanitized]
 # Boot a guest kernel (scripts/guest-kernel.sh) with the initramfs of a
 # suite (scripts/initramfs.sh; default tests) under QEMU
 # (qemu-config/qemu.sh), bounded by TS_BOOT_TIMEOUT seconds.  The tests
@@ -14,7 +14,8 @@
 # log ktap.py cannot read, an /init that did not finish, ran another number
 # of programs than the initramfs lists, or whose count of failed programs
 # disagrees with QEMU's exit.  What the results mean is
-# scripts/report.py's to judge.
+# scripts/report.py's to judge (the suite "suites", liburing's and libaio's
+# own tests: scripts/suites_report.py's, bounded by TS_SUITES_BOOT_TIMEOUT).
 #
 # With the variant "sanitized" it boots the sanitized guest
 # ($TS_OUT/guest-<kernel>-sanitized: KASAN, UBSAN, lockdep, debugobjects),
@@ -29,7 +30,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: scripts/boot.sh [--list-reports] {base|fixes|patched} [tests|bench] [sanitized]"
+usage="usage: scripts/boot.sh [--list-reports] {base|fixes|patched} [tests|bench|suites] [sanitized]"
 list_reports=0
 if [ "${1:-}" = --list-reports ]; then
 	list_reports=1
@@ -46,6 +47,7 @@ case $variant in
 	guest=$(ts_path guest "$kernel")
 	results=$(ts_path boot-results "$suite")/$kernel
 	limit=$TS_BOOT_TIMEOUT
+	[ "$suite" != suites ] || limit=$TS_SUITES_BOOT_TIMEOUT
 	append=$TS_APPEND
 	icount=$TS_ICOUNT
 	;;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: scripts/initramfs.sh [tests|bench]
+# usage: scripts/initramfs.sh [tests|bench|suites]
 # Build the guest initramfs $TS_OUT/initramfs-<suite>/initramfs.cpio: the
 # static /init (qemu-config/init.c) and the programs listed in
 # qemu-config/<suite> (default: tests), static: the patched tree's
@@ -9,15 +9,85 @@
 # into the build directory) from the list template
 # qemu-config/initramfs.list, with fixed mtimes.  No root needed; make
 # (qemu-config/initramfs.mk) recompiles only what changed.
+# The suite "suites" (make subsystem-tests) holds no selftest: the
+# programs that scripts/suites.sh staged (liburing, libaio; 64-bit and
+# -m32) under /suites/NAME/ABI/, libaio's testdir/{ro,wo,rw}file beside
+# them, and an /etc/tests that runs each SUITES_RUNS times (a round of
+# every program, then the next), in its own directory (writable: the
+# rootfs is a tmpfs; liburing's timeout runs ./exec-target.t from there),
+# with the suite's skip status (liburing 77, libaio 3) and the KTAP name
+# NAME/ABI/PROGRAM/RUN.
 # Prints the path of the archive on stdout.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -le 1 ] || die "usage: scripts/initramfs.sh [tests|bench]"
+[ $# -le 1 ] || die "usage: scripts/initramfs.sh [tests|bench|suites]"
 suite=${1:-tests}
 cfg=$TS_REPO/qemu-config
-[ -f "$cfg/$suite" ] || die "no program list $cfg/$suite (usage: scripts/initramfs.sh [tests|bench])"
+[ -f "$cfg/$suite" ] || [ "$suite" = suites ] ||
+	die "no program list $cfg/$suite (usage: scripts/initramfs.sh [tests|bench|suites])"
 b=$(ts_path initramfs "$suite")
+SUITES_RUNS=3
+SUITES_TIMEOUT=120 # seconds, each run of each program
+
+# write_if_changed FILE: stdin to FILE, keeping FILE's mtime if equal.
+write_if_changed() {
+	local tmp=$1.tmp
+	cat >"$tmp"
+	if cmp -s "$tmp" "$1"; then
+		rm -f "$tmp"
+	else
+		mv "$tmp" "$1"
+	fi
+}
+
+# suites_initramfs: the archive of the suite "suites" (see above).
+suites_initramfs() {
+	local name abi s d f prog skip run files="dir /suites 0755 0 0"$'\n' tests='' deps=()
+	mkdir -p "$b"
+	printf 'test\n' | write_if_changed "$b/testfile"
+	for name in liburing libaio; do
+		s=$(ts_path suite-stage "$name")
+		[ -f "$s/tests" ] || die "$s/tests not found (run make suites)"
+		files+="dir /suites/$name 0755 0 0"$'\n'
+		for abi in 64 32; do
+			d=/suites/$name/$abi
+			files+="dir $d 0755 0 0"$'\n'
+			for f in "$s/$abi"/*; do
+				files+="file $d/${f##*/} $f 0755 0 0"$'\n'
+				deps+=("$f")
+			done
+			if [ "$name" = libaio ]; then
+				# harness/Makefile's partcheck files, "test\n" each
+				files+="dir $d/testdir 0755 0 0"$'\n'
+				for f in rofile:0400 wofile:0200 rwfile:0600; do
+					files+="file $d/testdir/${f%:*} $b/testfile ${f#*:} 0 0"$'\n'
+				done
+			fi
+		done
+	done
+	for run in $(seq "$SUITES_RUNS"); do
+		for name in liburing libaio; do
+			case $name in liburing) skip=77 ;; libaio) skip=3 ;; esac
+			for abi in 64 32; do
+				d=/suites/$name/$abi
+				while read -r prog; do
+					tests+="$d/$prog $SUITES_TIMEOUT $skip $d $name/$abi/$prog/$run"$'\n'
+				done <"$(ts_path suite-stage "$name")/tests"
+			done
+		done
+	done
+	printf '%s' "$tests" | write_if_changed "$b/tests"
+	awk -v files="$files" '/^#/ { next } $0 == "@TEST_FILES@" { printf "%s", files; next } { print }' \
+		"$cfg/initramfs.list" | sed "s|@B@|$b|g" | write_if_changed "$b/initramfs.list"
+	make -s -f "$cfg/initramfs.mk" -j"$TS_JOBS" B="$b" TREE="$TS_SRC" HDR=/nonexistent \
+		TESTS= EXTRA="${deps[*]}" >&2 || die "building the initramfs in $b failed"
+	echo "$b/initramfs.cpio"
+}
+if [ "$suite" = suites ]; then
+	suites_initramfs
+	exit 0
+fi
 st=$TS_SRC/tools/testing/selftests
 [ -d "$st" ] || die "$st not found (run scripts/tree.sh)"
 mkdir -p "$b"
@@ -37,17 +107,6 @@ if [ "$old_sum" != "$uapi_sum" ]; then
 	rm -rf "$b/st64" "$b/st32"
 	echo "$uapi_sum" >"$b/uapi.sum"
 fi
-
-# write_if_changed FILE: stdin to FILE, keeping FILE's mtime if equal.
-write_if_changed() {
-	local tmp=$1.tmp
-	cat >"$tmp"
-	if cmp -s "$tmp" "$1"; then
-		rm -f "$tmp"
-	else
-		mv "$tmp" "$1"
-	fi
-}
 
 # The programs to run: /etc/tests without comments; each is /bin/NAME.
 tests=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$cfg/$suite" | grep -v '^$') ||

@@ -10,6 +10,8 @@
 #      chooses (`run` lines; --all: every program of test/ or harness/),
 #      built static by the suite's own Makefiles, out of the source tree,
 #      once 64-bit and once -m32 (gcc-multilib, scripts/deps.sh);
+#      liburing's from a copy of its source with patches/liburing/*.patch
+#      applied by git am (the man pages and the series' new tests);
 #   3. the chosen programs, stripped, in the staging directory for an
 #      initramfs: <stage>/64/PROG, <stage>/32/PROG, <stage>/tests (one
 #      program a line) and <stage>/manifest.json (versions, sizes); the
@@ -74,6 +76,27 @@ fresh_build() {
 		return 0
 	fi
 	return 1
+}
+
+# patch_liburing TREE: a copy of TREE with patches/liburing/*.patch applied
+# by git am (the man page and the new tests), redone when the source or a
+# patch changes; prints the copy's path.  The extracted source stays as
+# Debian ships it.
+patch_liburing() {
+	local tree=$1 d key p
+	d=$(dirname "$(ts_path suite-record liburing)")/patched
+	key=$(cat "$TS_REPO"/patches/liburing/*.patch | sha256sum | cut -c1-16) ||
+		die "reading patches/liburing/*.patch failed"
+	p=$d/$key
+	if fresh_build "$d" "$tree $key"; then
+		cp -a "$tree" "$p" || die "liburing: copying $tree into $p failed"
+		# Tests and man pages only: keep the series' git state apart.
+		(cd "$p" && git init -q && git add -A && git -c user.name=ts -c user.email=ts@localhost \
+			commit -q -m "$(basename "$tree")" && git -c user.name=ts -c user.email=ts@localhost \
+			am -q "$TS_REPO"/patches/liburing/*.patch) >"$d/am.log" 2>&1 ||
+			{ cat "$d/am.log" >&2; rm -f "$d/.ts-key"; die "liburing: patches/liburing/*.patch do not apply to $tree"; }
+	fi
+	echo "$p"
 }
 
 # build_liburing TREE ABI PROG...: the library and PROG.t (or every test
@@ -189,6 +212,8 @@ for name in "${names[@]}"; do
 	aux=${aux//$'\n'/ }
 	case $name in
 	liburing)
+		tree=$(patch_liburing "$tree") || exit 1
+		log "$name: patches/liburing applied in $tree"
 		for p in "${progs[@]}" $left $aux; do
 			[ -f "$tree/test/$p.c" ] || die "liburing: qemu-config/suites/liburing.tests names $p, but $tree has no test/$p.c"
 		done

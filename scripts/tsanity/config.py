@@ -32,6 +32,7 @@ USER = [
     ("TS_PATCHES", "", "the patch set make check-* checks (default: the kernel's own series)"),
     ("TS_CHECK_VARIANTS", "integration", "check-bisect's configurations"),
     ("TS_BOOT_TIMEOUT", "120", "seconds a guest boot may take"),
+    ("TS_SUITES_BOOT_TIMEOUT", "1800", "seconds a boot of make subsystem-tests may take"),
     ("TS_SANITIZED_SCALE", "4", "a sanitized boot may take this times TS_BOOT_TIMEOUT"),
     ("TS_APPEND", "", "extra guest kernel parameters"),
     ("TS_SEED", "1", "seed of timeout_classes' random inputs (make random: fresh)"),
