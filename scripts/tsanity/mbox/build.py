@@ -7,6 +7,7 @@ import os
 from ..config import REPO
 from . import checks, cover, man
 from .figures import load_waivers, waiver_text
+from .msgid import message_id, set_ids
 from .patches import format_group, rewrite_series
 from .people import (add_headers, cc_trailers, dedup, fmt_addr, get_maintainer,
                      maintainers_entry, slug, tree_of)
@@ -95,6 +96,14 @@ def write_kernel_mbox(s, base, new, name, part, tree, idx, values, waivers, api_
     first_parent = new[idx[0] - 1] if idx[0] > 0 else base
     files = format_group(s.src, first_parent, new[idx[-1]], prefix, s.who, s.tmp)
     cover_file, patches = files[0], files[1:]
+    # Fixed Message-IDs (msgid.py), which the stable backports cite.
+    cover_id = message_id(f"cover-{name}", s.version)
+    for path, own, parent in [(cover_file, cover_id, None)] + \
+            [(pf, message_id(s.patches[i], s.version), cover_id) for i, pf in zip(idx, patches)]:
+        with open(path) as fh:
+            text = fh.read()
+        with open(path, "w") as fh:
+            fh.write(set_ids(text, own, parent))
     tmpl = os.path.join(REPO, "docs", "mbox", f"{part}-{slug(tree)}.in")
     gvalues = dict(values)
     gvalues["@TESTING@"] = values["@TESTING@"] + "\n" + waiver_text(
