@@ -19,16 +19,18 @@ first patch that has one.  Each patch carries its own To: (get_maintainer's
 maintainers and reviewers) and Cc: (its lists, the Cc: trailers of the
 patch, and linux-api@ for the fixes, which change what user space sees).
 
-Man-page mboxes: patches/man-pages/ and patches/liburing/, made against the
-pages that Debian's manpages-dev and liburing-dev ship, to the recipients
-that MAINTAINERS names (MAN-PAGES; IO_URING, whose tree holds liburing).
+Man-page mboxes: patches/man-pages/ and patches/liburing/, made against
+sid's source package manpages in upstream's layout (man/man2/; fetched
+into $TS_WORK/man through a private apt state) and the pages that
+Debian's liburing-dev ships, to the recipients that MAINTAINERS names
+(MAN-PAGES; IO_URING, whose tree holds liburing).
 
 Every mbox has its own cover letter (docs/mbox/<name>.in, with the base,
 the dependencies between the mboxes and the testing figures filled in from
 the results of make test and make check).  Then every mbox is checked:
   - the kernel mboxes, in order, with git am onto a fresh 6.12 worktree
     (the layout's mbox worktree), which must end at the tree of $TS_SRC; the man-page
-    mboxes with git am onto the Debian pages, rendered with man --warnings
+    mboxes with git am onto those pages, rendered with man --warnings
     before and after (no new warning);
   - checkpatch.pl --strict on every kernel patch, with the waivers of
     patches/checkpatch.waivers;

@@ -3,8 +3,10 @@ machine: a private apt state (its own sources.list, lists and cache under
 $TS_WORK) on the mirror that the machine's own apt sources name, then
 apt-get download and dpkg-deb -x (a binary package: the kernel's source),
 or apt-get source --download-only and dpkg-source -x (a source package:
-the user-space suites).  Nothing is installed, and the machine's apt
-configuration is only read."""
+the user-space suites, man-pages), with the binary packages built from
+a source package standing in for it when the mirror serves not its
+files.  Nothing is installed, and the machine's apt configuration is
+only read."""
 import functools
 import glob
 import json
@@ -118,15 +120,22 @@ class PrivateApt:
         m = re.search(r"^\s*Candidate:\s*(\S+)", out, re.M)
         return None if not m or m.group(1) == "(none)" else m.group(1)
 
-    def download(self, package, dest):
+    def download(self, package, dest, version=None):
+        """apt-get download PACKAGE (=VERSION, else the candidate) into
+        DEST; returns the .deb."""
         os.makedirs(dest, exist_ok=True)
-        p = subprocess.run(["apt-get", *self.options(), "-q", "download", package], cwd=dest,
+        want = f"{package}={version}" if version else package
+        p = subprocess.run(["apt-get", *self.options(), "-q", "download", want], cwd=dest,
                            capture_output=True, text=True)
         if p.returncode != 0:
-            raise DebianError(f"apt-get download {package} failed: {p.stderr.strip()[-800:]}")
-        debs = sorted(glob.glob(os.path.join(dest, f"{package}_*.deb")), key=os.path.getmtime)
+            raise DebianError(f"apt-get download {want} failed: {p.stderr.strip()[-800:]}")
+        if version:
+            debs = glob.glob(os.path.join(dest, f"{package}_{_no_epoch(version)}_*.deb"))
+        else:
+            debs = glob.glob(os.path.join(dest, f"{package}_*.deb"))
+        debs.sort(key=os.path.getmtime)
         if not debs:
-            raise DebianError(f"apt-get download {package} left no .deb in {dest}")
+            raise DebianError(f"apt-get download {want} left no .deb in {dest}")
         return debs[-1]
 
 
@@ -171,14 +180,17 @@ def compare_versions(a, b):
     return -1 if subprocess.run(["dpkg", "--compare-versions", a, "lt", b]).returncode == 0 else 1
 
 
-def fetch_source(package, dest, apt, prefer=("sid",), fallback=()):
+def fetch_source(package, dest, apt, prefer=("sid",), fallback=(), binaries=()):
     """The source package PACKAGE, extracted once under DEST by dpkg-source
     -x: the newest version that the suites PREFER list and the mirror
     serves, else the newest of the suites FALLBACK (loudly: the record
     names every version that could not be fetched, and why).  APT is the
     PrivateApt it comes through (its lists are updated first).  Returns
-    {package, version, suite, dsc, tree, origin, unavailable}; the caller
-    records it (suites.py)."""
+    {package, version, suite, kind: "source", dsc, tree, origin,
+    unavailable}; the caller records it (suites.py).  When no version's
+    source is served and BINARIES (binary packages built from PACKAGE)
+    are given, they stand in: fetch_binaries() of the first version
+    tried (kind "binaries"; APT then needs deb lines too)."""
     apt.update()
     versions = apt.source_versions(package)
     order = [v for s in prefer for v in versions if v[1] == s]
@@ -199,12 +211,44 @@ def fetch_source(package, dest, apt, prefer=("sid",), fallback=()):
             subprocess.run(["rm", "-rf", tmp], check=True)
             _run(["dpkg-source", "-x", dsc, tmp], f"dpkg-source -x {dsc}")
             os.rename(tmp, tree)
-        return {"package": package, "version": version, "suite": suite,
+        return {"package": package, "version": version, "suite": suite, "kind": "source",
                 "dsc": os.path.abspath(dsc), "tree": os.path.abspath(tree),
                 "origin": f"{suite} on {apt.uri}", "unavailable": unavailable}
+    if binaries:
+        version, suite = order[0]
+        r = fetch_binaries(package, version, suite, binaries, dest, apt)
+        r["unavailable"] = unavailable
+        return r
     raise DebianError(f"no version of the source package {package} could be fetched: "
                       + "; ".join(f"{u['version']} ({u['suite']}): {u['error']}"
                                   for u in unavailable))
+
+
+def fetch_binaries(package, version, suite, binaries, dest, apt):
+    """The binary packages BINARIES of the source package PACKAGE at
+    VERSION (as SUITE lists it), downloaded through APT into DEST and
+    extracted once, together, by dpkg-deb -x into one tree: what stands
+    in for a source package whose files the mirror does not serve.  Each
+    must be built from PACKAGE at VERSION.  Returns the record of
+    fetch_source() with kind "binaries" and debs in place of dsc."""
+    tree = os.path.join(dest, f"{package}-{_no_epoch(version)}.binaries")
+    debs = []
+    for b in binaries:
+        deb = apt.download(b, dest, version)
+        src = deb_field(deb, "Source") or deb_field(deb, "Package")
+        if src.split()[0] != package or deb_field(deb, "Version") != version:
+            raise DebianError(f"{deb} is not built from the source package {package} {version}")
+        debs.append(os.path.abspath(deb))
+    if not os.path.isdir(tree):
+        tmp = tree + ".tmp"
+        subprocess.run(["rm", "-rf", tmp], check=True)
+        for deb in debs:
+            _run(["dpkg-deb", "-x", deb, tmp], f"dpkg-deb -x {deb}")
+        os.rename(tmp, tree)
+    return {"package": package, "version": version, "suite": suite, "kind": "binaries",
+            "debs": debs, "tree": os.path.abspath(tree),
+            "origin": f"{suite} on {apt.uri} (binary packages {', '.join(binaries)}: "
+                      "the mirror serves not the source's files)", "unavailable": []}
 
 
 def deb_field(deb, field):

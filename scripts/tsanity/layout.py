@@ -3,7 +3,8 @@ Everything built from one kernel is under $TS_WORK/linux-<X.Y>/; the build
 lock is shared by all kernels, so that one kernel build runs at a time.
 The user-space test suites (liburing's and libaio's own tests, built from
 Debian's source packages) do not depend on the kernel: they live once,
-under $TS_WORK/suites/, for every kernel."""
+under $TS_WORK/suites/, for every kernel; so do the sources that the
+man-page patches are made against, under $TS_WORK/man/."""
 import os
 
 from . import kernel as kernel_mod
@@ -15,9 +16,20 @@ SUITES = ("liburing", "libaio")
 ABIS = ("64", "32")
 
 
+# The projects whose man-page patches are made against their source
+# package from sid, in the project's own layout (tsanity.mbox.man).
+MAN_SOURCES = ("man-pages",)
+
+
 def check_suite(name):
     if name not in SUITES:
         raise ValueError(f"unknown suite '{name}' (known: {' '.join(SUITES)})")
+    return name
+
+
+def check_man_source(name):
+    if name not in MAN_SOURCES:
+        raise ValueError(f"unknown man-page source '{name}' (known: {' '.join(MAN_SOURCES)})")
     return name
 
 
@@ -158,6 +170,27 @@ class Layout:
         <abi>/<program>, the list tests and manifest.json."""
         return os.path.join(self.suites, check_suite(name), "stage")
 
+    # The man pages' sources: kernel-independent too.
+    @property
+    def man(self):
+        """$TS_WORK/man: the sources the man-page patches are made against."""
+        return os.path.join(self.cfg.work, "man")
+
+    @property
+    def man_apt(self):
+        """The private apt state (deb-src and deb lines) they come through."""
+        return os.path.join(self.man, "apt")
+
+    def man_source(self, name):
+        """The project's source package from sid, extracted by dpkg-source
+        -x (or its binary packages, when the mirror serves not its
+        files): the pages in the project's own layout (man/man2/...)."""
+        return os.path.join(self.man, check_man_source(name), "source")
+
+    def man_record(self, name):
+        """What was fetched (JSON), beside the source."""
+        return os.path.join(self.man, check_man_source(name), "source.json")
+
 
 # The paths `ts path NAME [ARG...]` prints: name -> (function of the
 # layout and the arguments, usage).
@@ -186,8 +219,12 @@ PATHS = {
     "suite-record": (lambda l, s: l.suite_record(s), "liburing|libaio"),
     "suite-build": (lambda l, s, a: l.suite_build(s, a), "liburing|libaio 64|32"),
     "suite-stage": (lambda l, s: l.suite_stage(s), "liburing|libaio"),
+    "man": (lambda l: l.man, ""),
+    "man-apt": (lambda l: l.man_apt, ""),
+    "man-source": (lambda l, s: l.man_source(s), "man-pages"),
+    "man-record": (lambda l, s: l.man_record(s), "man-pages"),
 }
 
 # The paths that do not depend on the kernel (the user-space suites).
 KERNEL_INDEPENDENT = ("suites", "suites-apt", "suite-source", "suite-record", "suite-build",
-                      "suite-stage")
+                      "suite-stage", "man", "man-apt", "man-source", "man-record")

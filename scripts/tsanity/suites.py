@@ -72,17 +72,31 @@ def source(layout, name, refresh=False, **apt_kw):
     """The suite's extracted source tree and what it is: the record when it
     is there and its tree too (no network), else fetched and recorded."""
     layout_mod.check_suite(name)
-    record = layout.suite_record(name)
+    return recorded_source(SUITES[name], layout.suite_source(name), layout.suite_record(name),
+                           layout.suites_apt, refresh=refresh, **apt_kw)
+
+
+def recorded_source(package, dest, record, apt_root, refresh=False, binaries=(), **apt_kw):
+    """The source package PACKAGE, extracted under DEST, and what it is
+    (debian.fetch_source): the RECORD when it is there and its tree too
+    (no network), else fetched from sid (the machine's own suite as the
+    fallback) through the private apt state APT_ROOT, and recorded.
+    BINARIES: the binary packages that stand in when the mirror serves
+    not the source's files (debian.fetch_binaries)."""
     if not refresh and os.path.exists(record):
-        r = read_record(layout, name)
+        try:
+            with open(record) as fh:
+                r = json.load(fh)
+        except (OSError, ValueError) as e:
+            raise SuiteError(f"{record} is not readable ({e})")
         if os.path.isdir(r.get("tree", "")):
             return r
     try:
-        apt = debian.PrivateApt(layout.suites_apt, suites=PREFER + (
-            debian.codename(apt_kw.get("os_release", "/etc/os-release")),), kinds=("deb-src",),
-            **apt_kw)
-        r = debian.fetch_source(SUITES[name], layout.suite_source(name), apt,
-                                prefer=PREFER, fallback=apt.suites[len(PREFER):])
+        apt = debian.PrivateApt(apt_root, suites=PREFER + (
+            debian.codename(apt_kw.get("os_release", "/etc/os-release")),),
+            kinds=("deb-src",) + (("deb",) if binaries else ()), **apt_kw)
+        r = debian.fetch_source(package, dest, apt, prefer=PREFER,
+                                fallback=apt.suites[len(PREFER):], binaries=binaries)
     except debian.DebianError as e:
         raise SuiteError(str(e)) from e
     os.makedirs(os.path.dirname(record), exist_ok=True)

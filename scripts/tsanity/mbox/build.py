@@ -56,7 +56,8 @@ def build(s):
         rows.append(row)
         recipients += rcpt
     for name, proj in zip(man_names, man.MAN_PROJECTS):
-        mbox, row, rcpt = man.write_mbox(s.src, proj, name, s.sender, values, api_lists, s.out)
+        mbox, row, rcpt = man.write_mbox(s.src, s.layout, proj, name, s.sender, values, api_lists,
+                                         s.out)
         man_mboxes.append(mbox)
         rows.append(row)
         recipients += rcpt
@@ -157,7 +158,7 @@ def check(s, kernel_mboxes, man_mboxes, last):
     in order; the number of mails git send-email accepted."""
     checks.check_am(s.src, s.layout, s.base_tag, kernel_mboxes, last, s.tmp)
     for path, proj, pages in man_mboxes:
-        man.check_man(path, proj, pages, s.tmp)
+        man.check_man(path, s.layout, proj, pages, s.tmp)
     checks.check_checkpatch(kernel_mboxes, s.series_dir, s.tmp)
     mails = 0
     for path, _ in kernel_mboxes:
@@ -179,7 +180,9 @@ def write_summary(s, rows, recipients, n_kernel, mails):
     summary += ["", "## Checks", "",
                 f"- git am: the {n_kernel} kernel mboxes in order onto a fresh "
                 f"{s.base_tag} end at the tree of the series; the man-page mboxes apply onto "
-                "the Debian pages and render with no new `man --warnings` warning.",
+                "the pages they are made against (man-pages: sid's source package manpages, "
+                "man/man2/; liburing: liburing-dev's pages) and render with no new "
+                "`man --warnings` warning.",
                 "- checkpatch.pl --strict: every kernel patch clean, but for the waivers "
                 f"of {os.path.relpath(s.series_dir, REPO)}/checkpatch.waivers.",
                 f"- git send-email --dry-run: {mails} mails, each accepted and addressed to "

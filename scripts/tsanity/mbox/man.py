@@ -1,15 +1,19 @@
-"""The man-page mboxes: patches/man-pages/ and patches/liburing/, made
-against the pages that Debian's manpages-dev and liburing-dev ship, and
-their check (they apply onto those pages and render with no new
-warning)."""
+"""The man-page mboxes: patches/man-pages/ and patches/liburing/, and
+their check (they apply onto the pages they are made against and render
+with no new warning).  man-pages' patch is made against sid's source
+package manpages, in upstream's layout (man/man2/...), fetched through the
+project's private apt state (tsanity.suites, layout.man_source);
+liburing's against the pages that the installed liburing-dev ships."""
 import email.utils
 import glob
 import gzip
 import os
 import re
+import shutil
 import subprocess
 
 from ..config import REPO
+from .. import suites
 from .checks import apply_series
 from .cover import fill
 from .people import (PROJECT_EMAIL, PROJECT_NAME, add_headers, dedup, maintainers_entry,
@@ -17,16 +21,43 @@ from .people import (PROJECT_EMAIL, PROJECT_NAME, add_headers, dedup, maintainer
 from .tools import die, log, run
 
 # The Debian packages whose pages the man-page patches are made against, and
-# where each page lives in the package and in its project's tree.
+# where each page lives in its project's tree.  With "source": the pages are
+# those of that source package from sid (its binary package "package"
+# standing in when the mirror serves not the source's files); without: the
+# pages that the installed "package" ships (/usr/share/man).
 MAN_PROJECTS = {
-    "man-pages": {"package": "manpages-dev", "entry": "MAN-PAGES", "layout": "man{sec}/{page}"},
+    "man-pages": {"package": "manpages-dev", "source": "manpages", "entry": "MAN-PAGES",
+                  "layout": "man/man{sec}/{page}"},
     "liburing": {"package": "liburing-dev", "entry": "IO_URING", "layout": "man/{page}"},
 }
 
 
-def write_mbox(src, proj, name, sender, values, api_lists, out):
+def pages_source(layout, proj):
+    """The record (tsanity.suites.recorded_source) of the source package
+    that PROJ's patches are made against; dies when it cannot be had."""
+    spec = MAN_PROJECTS[proj]
+    try:
+        return suites.recorded_source(spec["source"], layout.man_source(proj),
+                                      layout.man_record(proj), layout.man_apt,
+                                      binaries=(spec["package"],))
+    except suites.SuiteError as e:
+        die(f"{proj}: the source package {spec['source']} from sid: {e}")
+
+
+def pages_base(layout, proj):
+    """What PROJ's pages are, for the cover letter."""
+    spec = MAN_PROJECTS[proj]
+    if "source" not in spec:
+        return f"the pages of Debian's {spec['package']} as installed"
+    r = pages_source(layout, proj)
+    upstream = r["version"].split(":", 1)[-1].rsplit("-", 1)[0]
+    return f"the pages of {proj} {upstream} (Debian {r['suite']}'s {r['package']} {r['version']})"
+
+
+def write_mbox(src, layout, proj, name, sender, values, api_lists, out):
     """The mbox NAME of the man-page patches of PROJ, to the people of its
-    MAINTAINERS entry in SRC, with its cover letter filled in with VALUES:
+    MAINTAINERS entry in SRC, with its cover letter filled in with VALUES
+    and @PAGES_BASE@ (pages_base(); LAYOUT: the run's tsanity.layout):
     (path, PROJ, the pages it changes), its row of the summary, and the
     recipients of each patch, (NAME, patch, To, Cc)."""
     pfiles = sorted(glob.glob(os.path.join(REPO, "patches", proj, "*.patch")))
@@ -43,6 +74,8 @@ def write_mbox(src, proj, name, sender, values, api_lists, out):
         pages += pages_of(text)
         texts.append(add_headers(text, to, cc))
         recipients.append((name, f"{proj}/{os.path.basename(pf)}", to, cc))
+    values = dict(values)
+    values["@PAGES_BASE@"] = pages_base(layout, proj)
     subject, body = fill(os.path.join(REPO, "docs", "mbox", f"{proj}.in"), values)
     date = email.utils.formatdate(localtime=False)
     cover = (f"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
@@ -55,7 +88,7 @@ def write_mbox(src, proj, name, sender, values, api_lists, out):
     with open(path, "w") as fh:
         fh.write(cover + "".join(texts))
     row = (f"| {name}.mbox | {spec['entry']} "
-           f"(Debian {spec['package']}) | {len(pfiles)} (PATCH) |")
+           f"(Debian {spec.get('source', spec['package'])}) | {len(pfiles)} (PATCH) |")
     return (path, proj, sorted(set(pages))), row, recipients
 
 
@@ -76,10 +109,11 @@ def pages_of(patch_text):
                    re.findall(r"^\+\+\+ b/(\S+)$", patch_text, re.M)})
 
 
-def check_man(path, proj, pages, tmp):
-    """The man-page mbox PATH of PROJ applies onto the shipped PAGES, and
-    they render with no new warning; dies otherwise."""
-    d = man_repo(proj, pages, tmp)
+def check_man(path, layout, proj, pages, tmp):
+    """The man-page mbox PATH of PROJ applies onto PAGES as they are in what
+    the patches are made against (man_repo()), and they render with no new
+    warning; dies otherwise."""
+    d = man_repo(layout, proj, pages, tmp)
     spec = MAN_PROJECTS[proj]
     before = {}
     for page in pages:
@@ -90,28 +124,45 @@ def check_man(path, proj, pages, tmp):
         new = [w for w in man_warnings(os.path.join(d, rel)) if w not in warns]
         if new:
             die(f"{path}: {rel} renders with new man --warnings warnings:\n  " + "\n  ".join(new))
-    log(f"man pages: {os.path.basename(path)} applies onto {spec['package']}'s pages, "
+    log(f"man pages: {os.path.basename(path)} applies onto "
+        f"{run(['git', 'log', '-1', '--format=%s', 'HEAD~'], cwd=d).stdout.strip()}; "
         f"{len(pages)} pages render with no new warning")
 
 
-def man_repo(project, pages, tmp):
-    """A git repository of the Debian-shipped pages of PROJECT."""
+def man_repo(layout, project, pages, tmp):
+    """A git repository of PAGES of PROJECT, in its project's layout: from
+    sid's source package (pages_source()) when PROJECT has one, else as
+    the installed Debian package ships them."""
     spec = MAN_PROJECTS[project]
     d = os.path.join(tmp, f"{project}-pages")
     os.makedirs(d)
+    r = pages_source(layout, project) if "source" in spec else None
     for page in pages:
         sec = page.rsplit(".", 1)[1]
-        shipped = f"/usr/share/man/man{sec}/{page}.gz"
-        if not os.path.exists(shipped):
-            die(f"{shipped} not found (Debian package {spec['package']}; scripts/deps.sh)")
         rel = spec["layout"].format(sec=sec, page=page)
         os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
+        if r is not None and r.get("kind", "source") == "source":
+            src = os.path.join(r["tree"], rel)
+            if not os.path.exists(src):
+                die(f"{src} not found: {r['package']} {r['version']} has no {rel}")
+            shutil.copyfile(src, os.path.join(d, rel))
+            continue
+        if r is not None:
+            shipped = os.path.join(r["tree"], "usr", "share", "man", f"man{sec}", f"{page}.gz")
+            where = f"{spec['package']} {r['version']} ({r['tree']})"
+        else:
+            shipped = f"/usr/share/man/man{sec}/{page}.gz"
+            where = f"Debian package {spec['package']}; scripts/deps.sh"
+        if not os.path.exists(shipped):
+            die(f"{shipped} not found ({where})")
         with gzip.open(shipped, "rt") as i, open(os.path.join(d, rel), "w") as o:
             o.write(i.read())
+    what = (f"{r['package']} {r['version']} ({r.get('kind', 'source')}, {r['origin']})"
+            if r is not None else f"{spec['package']} as installed")
     run(["git", "init", "-q", "-b", "main"], cwd=d)
     run(["git", "add", "-A"], cwd=d)
     run(["git", "-c", "user.name=Debian", "-c", "user.email=debian@localhost", "commit", "-q",
-         "-m", f"pages as {spec['package']} ships them"], cwd=d)
+         "-m", f"pages of {what}"], cwd=d)
     return d
 
 
