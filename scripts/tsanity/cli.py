@@ -78,11 +78,14 @@ def newapi(a):
         path = a.file
     elif kernel_mod.SERIES.get(a.new):
         path = os.path.join(config_mod.REPO, kernel_mod.SERIES[a.new], "new-interfaces")
-    else:
+    elif a.doc or a.check_doc or a.check:
         raise newapi_mod.NewApiError(f"no series for {a.new}: name the classification (--file)")
     if a.doc or a.check_doc or a.check:
-        compare, entries = newapi_mod.load(path, os.path.dirname(path))
-        if compare != (a.old, a.new) and not a.file:
+        series = (os.path.join(config_mod.REPO, kernel_mod.SERIES[a.new])
+                  if a.new in kernel_mod.SERIES else os.path.dirname(path))
+        compare, entries = newapi_mod.load(path, series)
+        trees = [x for x in (a.old, a.new) if os.path.isdir(x) or os.sep in x]
+        if compare != (a.old, a.new) and not trees:
             raise newapi_mod.NewApiError(f"{path} compares {' and '.join(compare)}, "
                                          f"not {a.old} and {a.new}")
         section = newapi_mod.render(compare, entries, os.path.relpath(path, config_mod.REPO))
