@@ -35,7 +35,7 @@ TESTS_SANITIZED = d=$$($(TS) path boot-results tests sanitized)
 ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 
 .PHONY: all test deps base tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
-	initramfs boot report fixes audit check check-patches check-bisect \
+	initramfs boot report fixes audit newapi check check-patches check-bisect \
 	check-warnings htmldocs check-scripts check-sanitized check-full bench random mbox \
 	suites subsystem-tests help clean-work
 
@@ -90,6 +90,9 @@ fixes: report ## 6.12 + fixes: exactly the intended differences from base, none 
 audit: tree ## spatch: every timeout path of patched consistent, and 6.12's fixed paths found
 	@$(S)/audit.sh --strict
 	@$(S)/audit.sh --base
+
+newapi: ## every syscall, io_uring code and flag 7.3 adds over 6.12 classified in patches/new-interfaces (reads both base trees)
+	@$(TS) newapi 6.12 7.3 --check
 
 check-patches: base ## checkpatch --strict on every patch, waivers in patches/checkpatch.waivers
 	@$(S)/check-patches.sh

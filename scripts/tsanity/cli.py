@@ -10,6 +10,7 @@ import sys
 from . import config as config_mod
 from . import kernel as kernel_mod
 from . import layout as layout_mod
+from . import newapi as newapi_mod
 from . import series as series_mod
 from . import suites as suites_mod
 
@@ -57,6 +58,58 @@ def shell_env(cfg, kernel, layout):
     return "".join(f"{k}={shlex.quote(v)}\n" for k, v in values.items())
 
 
+def newapi_tree(arg, environ=None):
+    """The tree a `ts newapi` argument names: a directory as it is, a
+    kernel X.Y its base tree (what the layout says; a moved TS_BASE_SRC
+    is TS_KERNEL's, not another kernel's)."""
+    if os.path.isdir(arg) or os.sep in arg:
+        return arg
+    env = dict(os.environ if environ is None else environ)
+    if config_mod.from_environ(env)["TS_KERNEL"] != arg:
+        env.pop("TS_BASE_SRC", None)
+    env["TS_KERNEL"] = arg
+    return context(env)[2].base_src
+
+
+def newapi(a):
+    """ts newapi: list what NEW adds, check its classification, or put
+    the classification's table into a page.  0 done; 1 problems, named."""
+    if a.file:
+        path = a.file
+    elif kernel_mod.SERIES.get(a.new):
+        path = os.path.join(config_mod.REPO, kernel_mod.SERIES[a.new], "new-interfaces")
+    elif a.doc or a.check_doc or a.check:
+        raise newapi_mod.NewApiError(f"no series for {a.new}: name the classification (--file)")
+    if a.doc or a.check_doc or a.check:
+        series = (os.path.join(config_mod.REPO, kernel_mod.SERIES[a.new])
+                  if a.new in kernel_mod.SERIES else os.path.dirname(path))
+        compare, entries = newapi_mod.load(path, series)
+        trees = [x for x in (a.old, a.new) if os.path.isdir(x) or os.sep in x]
+        if compare != (a.old, a.new) and not trees:
+            raise newapi_mod.NewApiError(f"{path} compares {' and '.join(compare)}, "
+                                         f"not {a.old} and {a.new}")
+        section = newapi_mod.render(compare, entries, os.path.relpath(path, config_mod.REPO))
+    if a.doc:
+        newapi_mod.write_doc(a.doc, section)
+        return 0
+    if a.check_doc:
+        problem = newapi_mod.check_doc(a.check_doc, section)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+        return 1 if problem else 0
+    items = newapi_mod.added(newapi_tree(a.old), newapi_tree(a.new))
+    if not a.check:
+        for (kind, name), where in items.items():
+            print(f"{kind}\t{name}\t{where}")
+        return 0
+    problems = newapi_mod.check(items, entries, path, a.old, a.new)
+    for p in problems:
+        print(f"error: {p}", file=sys.stderr)
+    if not problems:
+        print(f"newapi: {len(items)} additions of {a.new} over {a.old}, each classified ({path})")
+    return 1 if problems else 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="scripts/ts", description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -83,6 +136,18 @@ def main(argv=None):
                    help="with list: the programs left out, with their reasons")
     p.add_argument("--aux", action="store_true",
                    help="with list: the programs the chosen ones run (staged, not run)")
+    p = sub.add_parser("newapi", help="what kernel NEW adds over OLD (syscalls, io_uring "
+                       "codes and flags) and its classification (patches/new-interfaces)")
+    p.add_argument("old", help="a kernel X.Y (its base tree) or a tree")
+    p.add_argument("new", help="a kernel X.Y (its base tree) or a tree")
+    p.add_argument("--file", help="the classification (default: NEW's series' new-interfaces)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--check", action="store_true",
+                   help="fail unless the file classifies exactly what NEW adds (reads the trees)")
+    g.add_argument("--doc", metavar="PAGE",
+                   help="rewrite PAGE's generated table from the file (reads no tree)")
+    g.add_argument("--check-doc", metavar="PAGE",
+                   help="fail unless PAGE holds the file's table (reads no tree)")
     a = ap.parse_args(argv)
     try:
         cfg, kernel, layout = context()
@@ -127,14 +192,16 @@ def main(argv=None):
                           f"{layout.suite_record(a.name)}); took {r['version']} from {r['suite']}",
                           file=sys.stderr)
                 print(f"{r['package']}\t{r['version']}\t{r['suite']}\t{r['tree']}")
+        elif a.cmd == "newapi":
+            return newapi(a)
         elif a.cmd == "variables":
             for name, default, what in config_mod.USER:
                 d = default if isinstance(default, str) else "(derived)"
                 print(f"{name}\t{d}\t{what}")
             for name, what in config_mod.MOVABLE:
                 print(f"{name}\t(layout)\t{what}")
-    except (kernel_mod.KernelError, series_mod.SeriesError, suites_mod.SuiteError, ValueError,
-            OSError) as e:
+    except (kernel_mod.KernelError, series_mod.SeriesError, suites_mod.SuiteError,
+            newapi_mod.NewApiError, ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0

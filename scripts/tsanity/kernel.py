@@ -8,8 +8,9 @@ import re
 import subprocess
 
 # The series of each kernel, a directory of the repository with a series
-# file (its order and parts), the patches, intended-differences and
-# checkpatch.waivers.  Any other kernel has no series of its own.
+# file (its order and parts), the patches, intended-differences,
+# checkpatch.waivers and (7.3) new-interfaces.  Any other kernel has no
+# series of its own.
 # patches/ is the mainline series (7.3); patches/v6.12/ is the series as it
 # was completed on 6.12, which the checks run on until they all run on
 # 7.3 (issue 22).
