@@ -130,6 +130,7 @@ class TheCommittedPatch(unittest.TestCase):
                          "man/man2/x.2")
         self.assertEqual(man.MAN_PROJECTS["man-pages"]["source"], "manpages")
         self.assertNotIn("source", man.MAN_PROJECTS["liburing"])
+        self.assertEqual(man.MAN_PROJECTS["liburing"]["suite"], "liburing")
         self.assertEqual(tuple(p for p, s in man.MAN_PROJECTS.items() if "source" in s),
                          layout.MAN_SOURCES)
 

@@ -2,8 +2,11 @@
 their check (they apply onto the pages they are made against and render
 with no new warning).  man-pages' patch is made against sid's source
 package manpages, in upstream's layout (man/man2/...), fetched through the
-project's private apt state (tsanity.suites, layout.man_source);
-liburing's against the pages that the installed liburing-dev ships."""
+project's private apt state (tsanity.suites, layout.man_source).
+patches/liburing/ holds the man-page patch and the new tests of liburing's
+test/; they are made against sid's liburing source, the one that
+scripts/suites.sh fetches and builds (tsanity.suites.source), and its
+mbox holds them all."""
 import email.utils
 import glob
 import gzip
@@ -23,12 +26,14 @@ from .tools import die, log, run
 # The Debian packages whose pages the man-page patches are made against, and
 # where each page lives in its project's tree.  With "source": the pages are
 # those of that source package from sid (its binary package "package"
-# standing in when the mirror serves not the source's files); without: the
-# pages that the installed "package" ships (/usr/share/man).
+# standing in when the mirror serves not the source's files).  With
+# "suite": the whole source tree of that suite (tsanity.suites.source),
+# onto which every patch of the project applies.
 MAN_PROJECTS = {
     "man-pages": {"package": "manpages-dev", "source": "manpages", "entry": "MAN-PAGES",
                   "layout": "man/man{sec}/{page}"},
-    "liburing": {"package": "liburing-dev", "entry": "IO_URING", "layout": "man/{page}"},
+    "liburing": {"package": "liburing-dev", "suite": "liburing", "entry": "IO_URING",
+                 "layout": "man/{page}"},
 }
 
 
@@ -37,18 +42,22 @@ def pages_source(layout, proj):
     that PROJ's patches are made against; dies when it cannot be had."""
     spec = MAN_PROJECTS[proj]
     try:
+        if "suite" in spec:
+            r = suites.source(layout, spec["suite"])
+            if r.get("kind", "source") != "source":
+                die(f"{proj}: its patches need the source of {r['package']}, "
+                    f"not its binaries ({r['origin']})")
+            return r
         return suites.recorded_source(spec["source"], layout.man_source(proj),
                                       layout.man_record(proj), layout.man_apt,
                                       binaries=(spec["package"],))
     except suites.SuiteError as e:
-        die(f"{proj}: the source package {spec['source']} from sid: {e}")
+        die(f"{proj}: the source package {spec.get('source', spec.get('suite'))} "
+            f"from sid: {e}")
 
 
 def pages_base(layout, proj):
     """What PROJ's pages are, for the cover letter."""
-    spec = MAN_PROJECTS[proj]
-    if "source" not in spec:
-        return f"the pages of Debian's {spec['package']} as installed"
     r = pages_source(layout, proj)
     upstream = r["version"].split(":", 1)[-1].rsplit("-", 1)[0]
     return f"the pages of {proj} {upstream} (Debian {r['suite']}'s {r['package']} {r['version']})"
@@ -88,7 +97,7 @@ def write_mbox(src, layout, proj, name, sender, values, api_lists, out):
     with open(path, "w") as fh:
         fh.write(cover + "".join(texts))
     row = (f"| {name}.mbox | {spec['entry']} "
-           f"(Debian {spec.get('source', spec['package'])}) | {len(pfiles)} (PATCH) |")
+           f"(Debian {spec.get('source', spec.get('suite'))}) | {len(pfiles)} (PATCH) |")
     return (path, proj, sorted(set(pages))), row, recipients
 
 
@@ -104,9 +113,9 @@ def authored(text, path, k, n, sender):
 
 
 def pages_of(patch_text):
-    """The names of the pages a patch changes."""
+    """The names of the pages (the files under man/) a patch changes."""
     return sorted({os.path.basename(m) for m in
-                   re.findall(r"^\+\+\+ b/(\S+)$", patch_text, re.M)})
+                   re.findall(r"^\+\+\+ b/(man/\S+)$", patch_text, re.M)})
 
 
 def check_man(path, layout, proj, pages, tmp):
@@ -119,48 +128,51 @@ def check_man(path, layout, proj, pages, tmp):
     for page in pages:
         rel = spec["layout"].format(sec=page.rsplit(".", 1)[1], page=page)
         before[rel] = man_warnings(os.path.join(d, rel))
-    apply_series([path], d, run(["git", "rev-parse", "HEAD"], cwd=d).stdout.strip(), tmp)
+    base = run(["git", "rev-parse", "HEAD"], cwd=d).stdout.strip()
+    apply_series([path], d, base, tmp)
     for rel, warns in before.items():
         new = [w for w in man_warnings(os.path.join(d, rel)) if w not in warns]
         if new:
             die(f"{path}: {rel} renders with new man --warnings warnings:\n  " + "\n  ".join(new))
     log(f"man pages: {os.path.basename(path)} applies onto "
-        f"{run(['git', 'log', '-1', '--format=%s', 'HEAD~'], cwd=d).stdout.strip()}; "
+        f"{run(['git', 'log', '-1', '--format=%s', base], cwd=d).stdout.strip()}; "
         f"{len(pages)} pages render with no new warning")
 
 
 def man_repo(layout, project, pages, tmp):
-    """A git repository of PAGES of PROJECT, in its project's layout: from
-    sid's source package (pages_source()) when PROJECT has one, else as
-    the installed Debian package ships them."""
+    """A git repository of PAGES of PROJECT, in its project's layout, from
+    sid's source package (pages_source()); with a suite, of the suite's
+    whole source tree."""
     spec = MAN_PROJECTS[project]
     d = os.path.join(tmp, f"{project}-pages")
+    r = pages_source(layout, project)
+    if "suite" in spec:
+        shutil.copytree(r["tree"], d, symlinks=True)
+        return commit_tree(d, f"{r['package']} {r['version']} (source, {r['origin']})")
     os.makedirs(d)
-    r = pages_source(layout, project) if "source" in spec else None
     for page in pages:
         sec = page.rsplit(".", 1)[1]
         rel = spec["layout"].format(sec=sec, page=page)
         os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
-        if r is not None and r.get("kind", "source") == "source":
+        if r.get("kind", "source") == "source":
             src = os.path.join(r["tree"], rel)
             if not os.path.exists(src):
                 die(f"{src} not found: {r['package']} {r['version']} has no {rel}")
             shutil.copyfile(src, os.path.join(d, rel))
             continue
-        if r is not None:
-            shipped = os.path.join(r["tree"], "usr", "share", "man", f"man{sec}", f"{page}.gz")
-            where = f"{spec['package']} {r['version']} ({r['tree']})"
-        else:
-            shipped = f"/usr/share/man/man{sec}/{page}.gz"
-            where = f"Debian package {spec['package']}; scripts/deps.sh"
+        shipped = os.path.join(r["tree"], "usr", "share", "man", f"man{sec}", f"{page}.gz")
         if not os.path.exists(shipped):
-            die(f"{shipped} not found ({where})")
+            die(f"{shipped} not found ({spec['package']} {r['version']} ({r['tree']}))")
         with gzip.open(shipped, "rt") as i, open(os.path.join(d, rel), "w") as o:
             o.write(i.read())
-    what = (f"{r['package']} {r['version']} ({r.get('kind', 'source')}, {r['origin']})"
-            if r is not None else f"{spec['package']} as installed")
+    return commit_tree(d, f"{r['package']} {r['version']} ({r.get('kind', 'source')}, "
+                          f"{r['origin']})")
+
+
+def commit_tree(d, what):
+    """The directory D made a git repository of one commit, 'pages of WHAT'."""
     run(["git", "init", "-q", "-b", "main"], cwd=d)
-    run(["git", "add", "-A"], cwd=d)
+    run(["git", "add", "-A", "-f"], cwd=d)
     run(["git", "-c", "user.name=Debian", "-c", "user.email=debian@localhost", "commit", "-q",
          "-m", f"pages of {what}"], cwd=d)
     return d
