@@ -23,7 +23,11 @@
 #               the functions of TS_AUDIT_BASE_EXPECT (make audit runs both),
 #               and unless the forms table holds there too
 # The semantic patch is the one the series adds,
-# $TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci; TS_AUDIT_COCCI
+# $TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci, when it has the
+# audit's rules (virtual audit: the 6.12 series); else the project's
+# scripts/audit.cocci, the same rules with 7.3's registered wait regions
+# (7.3's series carries the narrowed semantic patch for upstream, which
+# finds only unchecked copies: docs/mainline.md).  TS_AUDIT_COCCI
 # names another (to audit the unpatched tree: TS_SRC=<base-src>
 # TS_AUDIT_COCCI=<patched tree>/scripts/coccinelle/api/timespec64_timeout.cocci).
 # Exit status (the same for scripts/audit.sh and scripts/audit.py):
@@ -95,6 +99,12 @@ spatch_version=$(spatch --version | awk 'NR==1{print $3}')
 [ -d "$TS_SRC/.git" ] || [ -f "$TS_SRC/.git" ] || fail "$TS_SRC is not a git tree (run make tree)"
 
 cocci=${TS_AUDIT_COCCI:-$TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci}
+origin=
+if [ -z "${TS_AUDIT_COCCI:-}" ] && [ -f "$cocci" ] && ! grep -qx 'virtual audit' "$cocci"; then
+	cocci=$TS_REPO/scripts/audit.cocci
+	TS_AUDIT_COCCI=$cocci
+	origin="the project's: the tree's has no audit rules"
+fi
 results=$(ts_path named-results audit)
 if [ "$base" -eq 1 ]; then
 	[ ${#strict[@]} -eq 0 ] && [ ${#doc[@]} -eq 0 ] || fail "--base takes no other option ($usage)"
@@ -113,7 +123,7 @@ fi
 forms_cocci=$TS_REPO/scripts/forms.cocci
 [ -f "$forms_cocci" ] || fail "semantic patch $forms_cocci not found"
 [ -f "$TS_AUDIT_FORMS" ] || fail "forms table $TS_AUDIT_FORMS not found (TS_AUDIT_FORMS)"
-if [ -n "${TS_AUDIT_COCCI:-}" ]; then origin="TS_AUDIT_COCCI"; else origin="the audited tree's"; fi
+if [ -n "$origin" ]; then :; elif [ -n "${TS_AUDIT_COCCI:-}" ]; then origin="TS_AUDIT_COCCI"; else origin="the audited tree's"; fi
 log "semantic patch: $cocci ($origin); spatch $spatch_version"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-audit.XXXXXX")
