@@ -123,7 +123,9 @@ fi
 forms_cocci=$TS_REPO/scripts/forms.cocci
 [ -f "$forms_cocci" ] || fail "semantic patch $forms_cocci not found"
 [ -f "$TS_AUDIT_FORMS" ] || fail "forms table $TS_AUDIT_FORMS not found (TS_AUDIT_FORMS)"
-if [ -n "$origin" ]; then :; elif [ -n "${TS_AUDIT_COCCI:-}" ]; then origin="TS_AUDIT_COCCI"; else origin="the audited tree's"; fi
+if [ -z "$origin" ]; then
+	if [ -n "${TS_AUDIT_COCCI:-}" ]; then origin="TS_AUDIT_COCCI"; else origin="the audited tree's"; fi
+fi
 log "semantic patch: $cocci ($origin); spatch $spatch_version"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-audit.XXXXXX")

@@ -57,10 +57,12 @@ def pages_source(layout, proj):
 
 
 def pages_base(layout, proj):
-    """What PROJ's pages are, for the cover letter."""
+    """What PROJ's patches are made against, for the cover letter: its
+    pages, or with a suite, its source."""
     r = pages_source(layout, proj)
     upstream = r["version"].split(":", 1)[-1].rsplit("-", 1)[0]
-    return f"the pages of {proj} {upstream} (Debian {r['suite']}'s {r['package']} {r['version']})"
+    what = "the source" if "suite" in MAN_PROJECTS[proj] else "the pages"
+    return f"{what} of {proj} {upstream} (Debian {r['suite']}'s {r['package']} {r['version']})"
 
 
 def write_mbox(src, layout, proj, name, sender, values, api_lists, out):
