@@ -62,7 +62,7 @@ kernel_tree_of() {
 # enabled SRC OUT FILE.c: true if OUT's configuration builds FILE.o (its
 # directory chain included) in the tree SRC.
 enabled() {
-	local src=$1 out=$2 f=$3 d b parent probe=$state/probe.mk
+	local src=$1 out=$2 f=$3 d b parent objs probe=$state/probe.mk
 	[ -f "$probe" ] || cat >"$probe" <<'MK'
 # make -s -f probe.mk srctree=SRC objtree=OUT dir=DIR: the objects DIR's kbuild
 # file builds (obj-y, obj-m, lib-y and their composite parts) under OUT's config.
@@ -78,8 +78,10 @@ probe:
 MK
 	d=$(dirname "$f") b=$(basename "$f" .c).o
 	while :; do
-		make -s -f "$probe" srctree="$src" objtree="$out" dir="$d" 2>/dev/null |
-			tr ' ' '\n' | grep -qx "$b" || return 1
+		# Read whole before grep -q (no SIGPIPE under pipefail).
+		objs=$(make -s -f "$probe" srctree="$src" objtree="$out" dir="$d" 2>/dev/null |
+			tr ' ' '\n') || return 1
+		grep -qx "$b" <<<"$objs" || return 1
 		[ "$d" != . ] || return 0
 		parent=$(dirname "$d")
 		b=$(basename "$d")/

@@ -17,11 +17,6 @@ pkgs=(qemu-system-x86 qemu-system-data gcc gcc-multilib make
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
 }
-# in_suites PACKAGE: the machine's apt lists offer PACKAGE.
-in_suites() {
-	apt-cache policy "$1" 2>/dev/null | grep -q '^ *Candidate: [^(]'
-}
-
 missing=()
 for p in "${pkgs[@]}"; do
 	installed "$p" || missing+=("$p")
@@ -39,7 +34,7 @@ fi
 [ ${#missing[@]} -eq 0 ] && [ -z "$kernel" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-	if [ -n "$kernel" ] && in_suites "$kernel"; then missing+=("$kernel"); fi
+	if [ -n "$kernel" ] && apt_offers "$kernel"; then missing+=("$kernel"); fi
 	# A kernel the machine's suites lack is fetched by scripts/tree.sh.
 	[ ${#missing[@]} -gt 0 ] || exit 0
 	echo "error: missing Debian packages: ${missing[*]}" >&2
@@ -49,7 +44,7 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 if [ -n "$kernel" ]; then
-	if in_suites "$kernel"; then
+	if apt_offers "$kernel"; then
 		missing+=("$kernel")
 	else
 		echo "==> $kernel is not in the machine's own suites: scripts/tree.sh fetches it" >&2

@@ -92,6 +92,17 @@ qemu_accel() {
 
 ###############################################################################
 # The series
+# apt_offers PACKAGE: the machine's apt lists offer PACKAGE (a candidate
+# version).  apt-cache's answer is read whole before grep: under pipefail,
+# a `grep -q` that stops at the first match kills apt-cache with SIGPIPE,
+# and the pipeline fails although the package is there (every time on a
+# fresh machine, where linux-source-6.12 has six versions).
+apt_offers() {
+	local policy
+	policy=$(apt-cache policy "$1" 2>/dev/null)
+	grep -q '^ *Candidate: [^(]' <<<"$policy"
+}
+
 ###############################################################################
 # series_patches FILE [PART]: the patches a series file lists, in order
 # (comments and blank lines skipped); with PART, only those of the part

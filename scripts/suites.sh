@@ -172,7 +172,9 @@ stage() {
 			out=$tmp/$abi/$p
 			case " $aux " in *" $p "*) out=$out$suffix ;; esac
 			strip -o "$out" "${!src}/$p$suffix" || die "$name: strip $p ($abi) failed"
-			if readelf -l "$out" | grep -q 'INTERP'; then
+			# Read whole before grep -q (no SIGPIPE under pipefail).
+			headers=$(readelf -l "$out") || die "$name: readelf -l $p ($abi) failed"
+			if grep -q 'INTERP' <<<"$headers"; then
 				die "$name: $p ($abi) is not static"
 			fi
 		done

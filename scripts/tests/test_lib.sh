@@ -23,6 +23,27 @@ expect() {
 	fi
 }
 
+# apt_offers: a candidate found, with apt-cache still writing after the
+# Candidate: line (as with a package of many versions: the pipeline form
+# it replaced failed on it every time under pipefail); none, refused.
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/apt-cache" <<'SH'
+#!/bin/sh
+printf '%s:\n  Installed: (none)\n  Candidate: %s\n  Version table:\n' "$2" "$FAKE_CANDIDATE"
+sleep 0.2
+i=0
+while [ $i -lt 2000 ]; do echo "     1.$i 500"; i=$((i + 1)); done
+SH
+chmod +x "$tmp/bin/apt-cache"
+FAKE_CANDIDATE=1.0 PATH="$tmp/bin:$PATH" apt_offers linux-source-x.y &&
+	ok "apt_offers finds a candidate while apt-cache still writes" ||
+	not_ok "apt_offers finds a candidate while apt-cache still writes"
+if FAKE_CANDIDATE='(none)' PATH="$tmp/bin:$PATH" apt_offers linux-source-x.y; then
+	not_ok "apt_offers refuses a package with no candidate"
+else
+	ok "apt_offers refuses a package with no candidate"
+fi
+
 # series_patches and its parts.
 mkdir -p "$tmp/p"
 printf '# part: fixes\na.patch # the fix\n\n# part: refactor\nb.patch\nc.patch\n' >"$tmp/p/series"
