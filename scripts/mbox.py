@@ -21,15 +21,21 @@ patch, and linux-api@ for the fixes, which change what user space sees).
 
 Man-page mboxes: patches/man-pages/ and patches/liburing/, made against
 sid's source package manpages in upstream's layout (man/man2/; fetched
-into $TS_WORK/man through a private apt state) and the pages that
-Debian's liburing-dev ships, to the recipients that MAINTAINERS names
-(MAN-PAGES; IO_URING, whose tree holds liburing).
+into $TS_WORK/man through a private apt state) and sid's liburing source
+(the one scripts/suites.sh builds; its mbox holds the man-page patch and
+the new tests), to the recipients that MAINTAINERS names (MAN-PAGES;
+IO_URING, whose tree holds liburing).
 
-Every mbox has its own cover letter (docs/mbox/<name>.in, with the base,
-the dependencies between the mboxes and the testing figures filled in from
-the results of make test and make check).  Then every mbox is checked:
-  - the kernel mboxes, in order, with git am onto a fresh 6.12 worktree
-    (the layout's mbox worktree), which must end at the tree of $TS_SRC; the man-page
+Every mbox has its own cover letter (docs/mbox/<X.Y>/<part>-<tree>.in for
+the kernel's, docs/mbox/<project>.in for the man pages', with the base, the
+dependencies between the mboxes and the testing figures filled in from the
+results of make test and make check).  A fix whose tree is not the first
+that get_maintainer.pl names has a "# route:" line in the series file
+(tsanity.series.routes()): its MAINTAINERS entry, tree and subject
+prefix.  Then every mbox is checked:
+  - the kernel mboxes, in order, with git am onto a fresh worktree of the
+    base (the layout's mbox worktree), which must end at the tree of
+    $TS_SRC; the man-page
     mboxes with git am onto those pages, rendered with man --warnings
     before and after (no new warning);
   - checkpatch.pl --strict on every kernel patch, with the waivers of

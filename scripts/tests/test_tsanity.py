@@ -130,6 +130,28 @@ class Series(unittest.TestCase):
         self.assertEqual(series.patches(fh.name, "refactor"), ["b.patch", "c.patch"])
         self.assertEqual(series.patches(fh.name, "stable"), [])
 
+    def test_routes(self):
+        path = self.write("# part: fixes\na.patch\n# route: NET [GENERAL]; net-next; "
+                          "PATCH net-next; tightens the ABI\nb.patch\n")
+        self.assertEqual(series.routes(path),
+                         {"b.patch": ("NET [GENERAL]", "net-next", "PATCH net-next",
+                                      "tightens the ABI")})
+        self.assertEqual(series.patches(path), ["a.patch", "b.patch"])
+
+    def test_bad_routes_are_named(self):
+        for text, msg in (("# route: E; t; PATCH\na.patch\n", ":1: a route line needs"),
+                          ("a.patch\n# route: E; t; PATCH; why\n", ":2: a route line with no patch"),
+                          ("# route: E; t; PATCH; why\n# route: F; u; PATCH; why\na.patch\n",
+                           ":1: a route line with no patch")):
+            with self.assertRaisesRegex(series.SeriesError, msg, msg=text):
+                series.routes(self.write(text))
+
+    def write(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix="series", delete=False) as fh:
+            fh.write(text)
+        self.addCleanup(os.unlink, fh.name)
+        return fh.name
+
     def test_missing_file_is_named(self):
         with self.assertRaisesRegex(series.SeriesError, "/nonexistent/series"):
             series.patches("/nonexistent/series")

@@ -44,3 +44,39 @@ def subject_prefix(path, default="PATCH"):
     if len(found) > 1:
         raise SeriesError(f"{path}: more than one subject-prefix line")
     return found[0] if found and found[0] else default
+
+
+ROUTE = "# route: "
+
+
+def routes(path):
+    """The routes of PATH's patches, {patch: (entry, tree, prefix, reason)}:
+    a "# route: ENTRY; TREE; PREFIX; REASON" line sends the patch listed
+    next to the tree of the MAINTAINERS entry ENTRY whose T: line holds the
+    word TREE, with the subject prefix PREFIX, where the first tree that
+    get_maintainer.pl names is not the patch's (a fix that must wait for
+    net-next, a driver whose entry names no tree).  REASON is why, and
+    must be given."""
+    try:
+        with open(path) as fh:
+            lines = fh.read().split("\n")
+    except OSError as e:
+        raise SeriesError(f"{path}: {e.strerror}") from e
+    out, pending = {}, None
+    for n, line in enumerate(lines, 1):
+        if line.startswith(ROUTE):
+            if pending:
+                raise SeriesError(f"{path}:{pending[0]}: a route line with no patch after it")
+            fields = [f.strip() for f in line[len(ROUTE):].split(";", 3)]
+            if len(fields) != 4 or not all(fields):
+                raise SeriesError(f"{path}:{n}: a route line needs ENTRY; TREE; PREFIX; "
+                                  f"REASON, got '{line}'")
+            pending = (n, tuple(fields))
+            continue
+        name = line.split("#", 1)[0].strip()
+        if name and pending:
+            out[name] = pending[1]
+            pending = None
+    if pending:
+        raise SeriesError(f"{path}:{pending[0]}: a route line with no patch after it")
+    return out

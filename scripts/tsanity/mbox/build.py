@@ -4,13 +4,14 @@ project, the checks of every mbox, and summary.md."""
 import dataclasses
 import os
 
+from .. import series as ts_series
 from ..config import REPO
 from . import checks, cover, man
 from .figures import load_waivers, waiver_text
 from .msgid import message_id, set_ids
 from .patches import format_group, rewrite_series
 from .people import (add_headers, cc_trailers, dedup, fmt_addr, get_maintainer,
-                     maintainers_entry, slug, tree_of)
+                     maintainers_entry, route_tree, slug, tree_of)
 from .tools import die, run
 
 
@@ -49,9 +50,9 @@ def build(s):
 
     rows, recipients, kernel_mboxes, man_mboxes = [], [], [], []
     waivers = load_waivers(s.series_dir)
-    for name, (part, tree, idx) in zip(names, groups):
-        mbox, row, rcpt = write_kernel_mbox(s, base, new, name, part, tree, idx, values,
-                                            waivers, api_lists)
+    for name, group in zip(names, groups):
+        mbox, row, rcpt = write_kernel_mbox(s, base, new, name, group, values, waivers,
+                                            api_lists)
         kernel_mboxes.append(mbox)
         rows.append(row)
         recipients += rcpt
@@ -67,33 +68,46 @@ def build(s):
 
 
 def tree_groups(s, base, new):
-    """The groups of the series, [part, tree, [patch indexes]]: each fix
-    goes to the tree get_maintainer.pl names first for it, consecutive
-    fixes for one tree together; the refactor goes whole to the tree of its
-    first patch that has one."""
+    """The groups of the series, [part, tree, [patch indexes], prefix,
+    [people the tree adds to To:]]: each fix goes to the tree its route in
+    the series file names (tsanity.series.routes()), else to the tree
+    get_maintainer.pl names first for it, consecutive fixes for one tree
+    together; the refactor goes whole to the tree of its first patch that
+    has one."""
+    routes = ts_series.routes(os.path.join(s.series_dir, "series"))
+    stray = sorted(set(routes) - set(s.fixes))
+    if stray:
+        die(f"the series routes {', '.join(stray)}, which is not a fix: only the fixes "
+            "go to their own trees")
     probe = format_group(s.src, base, new[-1], "PATCH", s.who, s.tmp)[1:]
-    trees = [tree_of(s.src, p) for p in probe]
     groups = []
     for i, p in enumerate(s.fixes):
-        t = trees[i]
+        if p in routes:
+            entry, word, prefix, _ = routes[p]
+            t, takers = route_tree(s.src, entry, word)
+        else:
+            t, prefix, takers = tree_of(s.src, probe[i]), "PATCH", []
         if t is None:
             die(f"get_maintainer.pl names no tree for fix {p}")
-        if groups and groups[-1][1] == t:
+        if groups and groups[-1][1] == t and groups[-1][3] == prefix:
             groups[-1][2].append(i)
         else:
-            groups.append(["fixes", t, [i]])
-    rt = next((trees[i] for i in range(len(s.fixes), len(s.patches)) if trees[i]), None)
+            groups.append(["fixes", t, [i], prefix, takers])
+    rt = next((t for t in (tree_of(s.src, probe[i])
+                           for i in range(len(s.fixes), len(s.patches))) if t), None)
     if rt is None:
         die("get_maintainer.pl names no tree for any patch of the refactor")
-    groups.append(["refactor", rt, list(range(len(s.fixes), len(s.patches)))])
+    groups.append(["refactor", rt, list(range(len(s.fixes), len(s.patches))), "RFC PATCH",
+                   []])
     return groups
 
 
-def write_kernel_mbox(s, base, new, name, part, tree, idx, values, waivers, api_lists):
-    """The mbox NAME of the patches IDX of part PART, for TREE, with its
-    cover letter filled in: (path, its patches), its row of the summary,
-    and the recipients of each patch, (NAME, patch, To, Cc)."""
-    prefix = "RFC PATCH" if part == "refactor" else "PATCH"
+def write_kernel_mbox(s, base, new, name, group, values, waivers, api_lists):
+    """The mbox NAME of GROUP (tree_groups()'s), the patches IDX of part
+    PART for TREE, with its cover letter (docs/mbox/<X.Y>/) filled in:
+    (path, its patches), its row of the summary, and the recipients of
+    each patch, (NAME, patch, To, Cc)."""
+    part, tree, idx, prefix, takers = group
     first_parent = new[idx[0] - 1] if idx[0] > 0 else base
     files = format_group(s.src, first_parent, new[idx[-1]], prefix, s.who, s.tmp)
     cover_file, patches = files[0], files[1:]
@@ -105,13 +119,13 @@ def write_kernel_mbox(s, base, new, name, part, tree, idx, values, waivers, api_
             text = fh.read()
         with open(path, "w") as fh:
             fh.write(set_ids(text, own, parent))
-    tmpl = os.path.join(REPO, "docs", "mbox", f"{part}-{slug(tree)}.in")
+    tmpl = os.path.join(REPO, "docs", "mbox", s.version, f"{part}-{slug(tree)}.in")
     gvalues = dict(values)
     gvalues["@TESTING@"] = values["@TESTING@"] + "\n" + waiver_text(
         [s.patches[i] for i in idx], waivers)
     subject, body = cover.fill(tmpl, gvalues)
     texts, recipients = addressed(s, name, part, [s.patches[i] for i in idx], patches,
-                                  api_lists)
+                                  api_lists, takers)
     with open(cover_file) as fh:
         ctext = fh.read()
     ctext = ctext.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***",
@@ -126,11 +140,12 @@ def write_kernel_mbox(s, base, new, name, part, tree, idx, values, waivers, api_
         f"| {name}.mbox | {tree} | {len(idx)} ({prefix}) |", recipients
 
 
-def addressed(s, name, part, pnames, patches, api_lists):
+def addressed(s, name, part, pnames, patches, api_lists, takers):
     """The PATCHES (format-patch files) of the mbox NAME, whose series
     names are PNAMES, with their To: and Cc:, and their recipients, (NAME,
-    patch, To, Cc).  To: the maintainers and reviewers; Cc: the lists, the
-    Cc: trailers, and for the fixes those of ABI/API (API_LISTS)."""
+    patch, To, Cc).  To: the maintainers and reviewers, then TAKERS (the
+    maintainers of a routed tree); Cc: the lists, the Cc: trailers, and
+    for the fixes those of ABI/API (API_LISTS)."""
     people = {pf: dedup(get_maintainer(s.src, pf, "people"), drop=[s.sender])
               for pf in patches}
     # A patch whose files have no maintainer (time64.h, ipc/, signal)
@@ -141,7 +156,7 @@ def addressed(s, name, part, pnames, patches, api_lists):
     for pname, pf in zip(pnames, patches):
         with open(pf) as fh:
             text = fh.read()
-        to = people[pf] or fallback
+        to = dedup((people[pf] or fallback) + takers, drop=[s.sender])
         if not to:
             die(f"get_maintainer.pl names nobody for {pname} nor for its mbox {name}")
         cc = get_maintainer(s.src, pf, "lists") + cc_trailers(text)
@@ -181,7 +196,7 @@ def write_summary(s, rows, recipients, n_kernel, mails):
                 f"- git am: the {n_kernel} kernel mboxes in order onto a fresh "
                 f"{s.base_tag} end at the tree of the series; the man-page mboxes apply onto "
                 "the pages they are made against (man-pages: sid's source package manpages, "
-                "man/man2/; liburing: liburing-dev's pages) and render with no new "
+                "man/man2/; liburing: sid's liburing source) and render with no new "
                 "`man --warnings` warning.",
                 "- checkpatch.pl --strict: every kernel patch clean, but for the waivers "
                 f"of {os.path.relpath(s.series_dir, REPO)}/checkpatch.waivers.",

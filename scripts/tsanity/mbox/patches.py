@@ -7,7 +7,7 @@ import tempfile
 
 from .. import series as ts_series
 from ..config import REPO
-from .people import fmt_addr, project_sob
+from .people import PROJECT_EMAIL, PROJECT_NAME, fmt_addr, project_sob
 from .tools import die, run
 
 
@@ -36,12 +36,19 @@ def applied_series(src, base_tag, series_dir):
 
 
 def rewrite_series(src, base, commits, who, date_env):
-    """The commits again, with the author's From and Signed-off-by."""
+    """The commits again, with the sender's Signed-off-by, and the sender
+    as the author of the project's own commits.  A commit by someone else
+    (a resent patch: 7.3's aio fix is zhangyi's) keeps its author, so that
+    git format-patch writes the in-body From: that keeps the authorship
+    (submitting-patches.rst)."""
     name, addr = who
-    env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr,
-               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr, **date_env)
+    env = dict(os.environ, GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr, **date_env)
     parent, out = base, []
     for c in commits:
+        aname, aaddr = run(["git", "log", "-1", "--format=%an%n%ae", c],
+                           cwd=src).stdout.rstrip("\n").split("\n")
+        if (aname, aaddr) == (PROJECT_NAME, PROJECT_EMAIL):
+            aname, aaddr = name, addr
         msg = run(["git", "log", "-1", "--format=%B", c], cwd=src).stdout.rstrip("\n") + "\n"
         sob = f"Signed-off-by: {fmt_addr(name, addr)}"
         if project_sob() in msg:
@@ -49,7 +56,8 @@ def rewrite_series(src, base, commits, who, date_env):
         elif sob not in msg:
             msg += f"\n{sob}\n"
         adate = run(["git", "log", "-1", "--format=%aD", c], cwd=src).stdout.strip()
-        e = dict(env, GIT_AUTHOR_DATE=adate, GIT_COMMITTER_DATE=adate)
+        e = dict(env, GIT_AUTHOR_NAME=aname, GIT_AUTHOR_EMAIL=aaddr, GIT_AUTHOR_DATE=adate,
+                 GIT_COMMITTER_DATE=adate)
         tree = run(["git", "rev-parse", f"{c}^{{tree}}"], cwd=src).stdout.strip()
         parent = run(["git", "commit-tree", tree, "-p", parent, "-F", "-"], cwd=src, env=e,
                      input=msg).stdout.strip()

@@ -43,10 +43,13 @@ def project_sob():
     return f"Signed-off-by: {PROJECT_NAME} <{PROJECT_EMAIL}>"
 
 
-def maintainers_entry(src, title):
-    """The M:/R: people and L: lists of a MAINTAINERS entry, by its title
-    (or the part of the title before a colon)."""
-    people, lists, cur = [], [], None
+def entry_fields(src, title):
+    """The fields of a MAINTAINERS entry, by its title (or the part of the
+    title before a colon): {"M": [...], "R": [...], "L": [...], "T": [...],
+    "people": the M: and R: people in the entry's order}, the values as
+    written (a list's, a tree's, whole); dies if the entry names no
+    person, list or tree."""
+    fields, cur = {"M": [], "R": [], "L": [], "T": [], "people": []}, None
 
     def match(name):
         return name == title or name.startswith(title + ":")
@@ -62,14 +65,36 @@ def maintainers_entry(src, title):
             if cur is None and not re.match(r"^[A-Z]:\t", line):
                 cur = line
                 continue
-            if match(cur):
-                if line.startswith(("M:\t", "R:\t")):
-                    people.append(line[3:].strip())
-                elif line.startswith("L:\t"):
-                    lists.append(line[3:].split()[0])
+            if match(cur) and line[:1] in "MRLT" and line[1:3] == ":\t":
+                fields[line[0]].append(line[3:].strip())
+                if line[0] in "MR":
+                    fields["people"].append(line[3:].strip())
+    if not any(fields.values()):
+        die(f"MAINTAINERS of {src} has no entry '{title}'")
+    return fields
+
+
+def maintainers_entry(src, title):
+    """The M:/R: people and L: lists of a MAINTAINERS entry, by its title
+    (or the part of the title before a colon)."""
+    fields = entry_fields(src, title)
+    people, lists = fields["people"], [l.split()[0] for l in fields["L"]]
     if not people and not lists:
         die(f"MAINTAINERS of {src} has no entry '{title}'")
     return people, lists
+
+
+def route_tree(src, entry, word):
+    """The tree of a route (tsanity.series.routes()): the one T: line of
+    the MAINTAINERS entry ENTRY whose repository's name is WORD, as
+    tree_of() spells a tree; and the entry's M: people, who take it."""
+    fields = entry_fields(src, entry)
+    trees = [t[4:].strip() for t in fields["T"] if t.startswith("git ") and
+             re.sub(r"\.git$", "", t[4:].split()[0].rstrip("/").rsplit("/", 1)[-1]) == word]
+    if len(trees) != 1:
+        die(f"MAINTAINERS entry '{entry}' has {len(trees)} git trees named '{word}' "
+            f"(its T: lines: {'; '.join(fields['T']) or 'none'})")
+    return trees[0], fields["M"]
 
 
 # get_maintainer.pl lists what it found in the order of Perl's hashes,
@@ -105,7 +130,11 @@ def slug(tree):
     if tree.startswith("entry:"):
         return re.sub(r"[^a-z0-9]+", "-", tree[len("entry:"):].lower()).strip("-")
     url, _, branch = tree.partition(" ")
-    name = re.sub(r"\.git$", "", url.rstrip("/").rsplit("/", 1)[-1])
+    parts = url.rstrip("/").rsplit("/", 2)
+    name = re.sub(r"\.git$", "", parts[-1])
+    if name == "linux" and len(parts) == 3:
+        # A maintainer's own linux.git (7.3's IO_URING: axboe/linux.git).
+        name = f"{parts[-2]}-{name}"
     return "-".join([name] + ([re.sub(r"[^A-Za-z0-9]+", "-", branch)] if branch else []))
 
 

@@ -1,0 +1,147 @@
+"""Tests of where make mbox sends a patch and whose name it carries
+(scripts/tsanity/mbox/people.py and patches.py): a MAINTAINERS entry's
+fields, a route's tree picked from its entry's T: lines, and the series
+rewritten with the sender, keeping a resent patch's own author.  Each test
+makes its own MAINTAINERS file or git repository in a temporary directory.
+
+Run from the repository's root:
+  python3 -m unittest discover -s scripts/tests -p 'test_*.py'
+"""
+import contextlib
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from tsanity.mbox import patches, people  # noqa: E402
+
+MAINTAINERS = """\
+List of maintainers
+-------------------
+
+CHAR and MISC DRIVERS
+M:\tArnd Bergmann <arnd@example.org>
+M:\tGreg Kroah-Hartman <greg@example.org>
+S:\tSupported
+T:\tgit git://git.example.org/pub/scm/linux/kernel/git/gregkh/char-misc.git
+F:\tdrivers/char/
+
+NETWORKING [GENERAL]
+M:\tA Netdev <a@example.org>
+R:\tA Reviewer <r@example.org>
+M:\tB Netdev <b@example.org>
+L:\tnetdev@example.org
+T:\tgit git://git.example.org/pub/scm/linux/kernel/git/netdev/net.git
+T:\tgit git://git.example.org/pub/scm/linux/kernel/git/netdev/net-next.git
+F:\tnet/
+
+PPS SUPPORT
+M:\tA Pps <pps@example.org>
+L:\tlinuxpps@example.org (subscribers-only)
+F:\tdrivers/pps/
+"""
+
+
+class Entries(unittest.TestCase):
+    def setUp(self):
+        self.src = tempfile.mkdtemp(prefix="test_mbox_route.")
+        self.addCleanup(shutil.rmtree, self.src)
+        with open(os.path.join(self.src, "MAINTAINERS"), "w") as fh:
+            fh.write(MAINTAINERS)
+
+    def dies(self, fn, *args):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit):
+            fn(*args)
+        return err.getvalue()
+
+    def test_people_in_the_entry_order_and_lists_without_remarks(self):
+        ppl, lists = people.maintainers_entry(self.src, "NETWORKING [GENERAL]")
+        self.assertEqual(ppl, ["A Netdev <a@example.org>", "A Reviewer <r@example.org>",
+                               "B Netdev <b@example.org>"])
+        self.assertEqual(lists, ["netdev@example.org"])
+        self.assertEqual(people.maintainers_entry(self.src, "PPS SUPPORT")[1],
+                         ["linuxpps@example.org"])
+
+    def test_route_picks_the_named_tree_and_its_maintainers(self):
+        tree, takers = people.route_tree(self.src, "NETWORKING [GENERAL]", "net-next")
+        self.assertEqual(tree, "git://git.example.org/pub/scm/linux/kernel/git/netdev/"
+                               "net-next.git")
+        self.assertEqual(takers, ["A Netdev <a@example.org>", "B Netdev <b@example.org>"])
+        self.assertEqual(people.slug(tree), "net-next")
+        tree, takers = people.route_tree(self.src, "CHAR and MISC DRIVERS", "char-misc")
+        self.assertEqual(people.slug(tree), "char-misc")
+        self.assertEqual(len(takers), 2)
+
+    def test_slugs(self):
+        for tree, want in (("git://git.kernel.dk/linux-block", "linux-block"),
+                           ("git://git.example.org/pub/scm/linux/kernel/git/axboe/linux.git",
+                            "axboe-linux"),
+                           ("git://git.example.org/tip/tip.git timers/core", "tip-timers-core"),
+                           ("entry:PPS SUPPORT", "pps-support")):
+            self.assertEqual(people.slug(tree), want, tree)
+
+    def test_a_route_to_no_tree_is_named(self):
+        # "net" is a word of net-next's URL, but not its name.
+        self.assertIn("has 0 git trees named 'vfs'",
+                      self.dies(people.route_tree, self.src, "NETWORKING [GENERAL]", "vfs"))
+        self.assertIn("'PPS SUPPORT' has 0 git trees",
+                      self.dies(people.route_tree, self.src, "PPS SUPPORT", "pps"))
+        self.assertIn("has no entry 'NO SUCH'",
+                      self.dies(people.entry_fields, self.src, "NO SUCH"))
+
+
+class Rewrite(unittest.TestCase):
+    SENDER = ("A Sender", "sender@example.org")
+
+    def git(self, *args, env=None):
+        return subprocess.run(["git", "-C", self.dir] + list(args), check=True, text=True,
+                              capture_output=True, env=env).stdout.strip()
+
+    def commit(self, name, addr, msg):
+        env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr,
+                   GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr)
+        with open(os.path.join(self.dir, "f"), "a") as fh:
+            fh.write(msg)
+        self.git("add", "f")
+        self.git("commit", "-q", "-m", msg, env=env)
+        return self.git("rev-parse", "HEAD")
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="test_mbox_route.")
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.git("init", "-q")
+        base = self.commit("Base", "base@example.org", "base")
+        sob = people.project_sob()
+        own = self.commit(people.PROJECT_NAME, people.PROJECT_EMAIL, f"ours\n\n{sob}\n")
+        resent = self.commit("Earlier Author", "earlier@example.org",
+                             "theirs\n\nSigned-off-by: Earlier Author <earlier@example.org>\n"
+                             f"Reviewed-by: A Reviewer <r@example.org>\n{sob}\n")
+        self.new = patches.rewrite_series(self.dir, base, [own, resent], self.SENDER, {})
+
+    def field(self, commit, fmt):
+        return self.git("log", "-1", f"--format={fmt}", commit)
+
+    def test_the_project_commit_is_the_senders(self):
+        self.assertEqual(self.field(self.new[0], "%an <%ae>"), "A Sender <sender@example.org>")
+        self.assertIn("Signed-off-by: A Sender <sender@example.org>",
+                      self.field(self.new[0], "%B"))
+
+    def test_a_resent_patch_keeps_its_author_and_gains_the_senders_sign_off(self):
+        self.assertEqual(self.field(self.new[1], "%an <%ae>"),
+                         "Earlier Author <earlier@example.org>")
+        self.assertEqual(self.field(self.new[1], "%cn <%ce>"), "A Sender <sender@example.org>")
+        body = self.field(self.new[1], "%B")
+        self.assertTrue(body.endswith("Reviewed-by: A Reviewer <r@example.org>\n"
+                                      "Signed-off-by: A Sender <sender@example.org>"), body)
+        self.assertNotIn(people.PROJECT_EMAIL, body)
+
+
+if __name__ == "__main__":
+    unittest.main()
