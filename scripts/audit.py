@@ -37,13 +37,13 @@
 # Exit status (the same for scripts/audit.sh and scripts/audit.py):
 #   0  audited; with --strict, every timeout-path row is consistent with the
 #      contract, every other timeout form found is an entry of the forms
-#      table and every entry is found (audit.sh --base: 6.12's audit found
+#      table and every entry is found (audit.sh --base: the base's audit found
 #      every expected path inconsistent, and the forms table holds there too)
 #   1  audited, and the answer is no: with --strict, a timeout-path row is
 #      not consistent, a form found is not in the forms table ("unlisted
 #      timeout form") or an entry is not found ("stale forms_table entry"),
 #      named (audit.sh --base: an expected path was not found inconsistent,
-#      or the forms table does not hold on 6.12)
+#      or the forms table does not hold on the base)
 #   2  the audit could not be done, named: bad usage, a missing tree, tool or
 #      file, a spatch failure (an exception, a timeout, unparseable output, a
 #      helper call it did not see), a forms table that is not valid, or any
@@ -56,7 +56,7 @@ import traceback
 
 from tsanity.audit.callgraph import call_graph
 from tsanity.audit.forms import (forms_find, forms_match, forms_problems,
-                                 load_forms_table)
+                                 kernel_version, load_forms_table)
 from tsanity.audit.paths import classify, find, group, self_check
 from tsanity.audit.render import (DOC_BEGIN, DOC_END, FORMS_BEGIN, FORMS_END,
                                   render, render_forms, rewrite_doc, shown,
@@ -129,7 +129,7 @@ def main():
     dirs = a.dirs.split()
     gdirs = a.graph_dirs.split()
 
-    table = load_forms_table(a.forms_table)
+    table = load_forms_table(a.forms_table, kernel_version(a.src))
     with tempfile.TemporaryDirectory(prefix='ts-audit.') as tmp:
         sp = Spatch(a.src, a.macros, a.jobs, tmp)
         findings = find(sp, a.src, a.cocci, dirs)

@@ -17,7 +17,7 @@
 #               found (make audit)
 #   --doc FILE  also rewrite the tables between the audit markers and the
 #               forms markers of FILE (docs/audit.md), never by hand
-#   --base      audit the unpatched 6.12 ($TS_BASE_SRC) with the series'
+#   --base      audit the unpatched base ($TS_BASE_SRC) with the series'
 #               semantic patch into $TS_RESULTS/audit-base, and exit 1 unless
 #               it finds every path that the fixes part fixes inconsistent:
 #               the functions of TS_AUDIT_BASE_EXPECT (make audit runs both),
@@ -33,13 +33,13 @@
 # Exit status (the same for scripts/audit.sh and scripts/audit.py):
 #   0  audited; with --strict, every timeout-path row is consistent with the
 #      contract, every other timeout form found is an entry of the forms
-#      table and every entry is found (audit.sh --base: 6.12's audit found
+#      table and every entry is found (audit.sh --base: the base's audit found
 #      every expected path inconsistent, and the forms table holds there too)
 #   1  audited, and the answer is no: with --strict, a timeout-path row is
 #      not consistent, a form found is not in the forms table ("unlisted
 #      timeout form") or an entry is not found ("stale forms_table entry"),
 #      named (audit.sh --base: an expected path was not found inconsistent,
-#      or the forms table does not hold on 6.12)
+#      or the forms table does not hold on the base)
 #   2  the audit could not be done, named: bad usage, a missing tree, tool or
 #      file, a spatch failure (an exception, a timeout, unparseable output, a
 #      helper call it did not see), a forms table that is not valid, or any
@@ -109,9 +109,10 @@ results=$(ts_path named-results audit)
 if [ "$base" -eq 1 ]; then
 	[ ${#strict[@]} -eq 0 ] && [ ${#doc[@]} -eq 0 ] || fail "--base takes no other option ($usage)"
 	[ -f "$TS_BASE_SRC/Makefile" ] || fail "$TS_BASE_SRC not found (run make tree)"
-	# The functions the fixes part fixes, each a timeout path that 6.12
+	# The functions the fixes part fixes, each a timeout path that the base
 	# leaves unchecked or checks by a rule of its own.
 	expect=$TS_AUDIT_BASE_EXPECT
+	[ -n "$expect" ] || fail "no path is expected inconsistent on Linux $TS_KERNEL's base: TS_AUDIT_BASE_EXPECT is empty (scripts/tsanity/config.py, AUDIT_BASE_EXPECT)"
 	TS_AUDIT_COCCI=$cocci
 	TS_SRC=$TS_BASE_SRC
 	results=$(ts_path named-results audit-base)
@@ -171,24 +172,24 @@ rc=0
 	tee "$results/stdout" || rc=${PIPESTATUS[0]}
 if [ "$base" -eq 1 ]; then
 	# audit.py runs with --strict: 1 is the answer wanted, 0 a rule that
-	# sees nothing wrong in 6.12.
+	# sees nothing wrong in the base.
 	case $rc in
-	0) refuted "audit of 6.12 finds every timeout path consistent: expected $expect inconsistent (see $results/audit.md)" ;;
+	0) refuted "audit of $TS_KERNEL finds every timeout path consistent: expected $expect inconsistent (see $results/audit.md)" ;;
 	1) ;;
-	*) fail "audit of 6.12 failed (audit.py exit $rc, named above)" ;;
+	*) fail "audit of $TS_KERNEL failed (audit.py exit $rc, named above)" ;;
 	esac
 	missing=()
 	for e in $expect; do
 		grep -q -F "inconsistent: ${e%%:*} ${e#*:}():" "$results/stdout" || missing+=("$e")
 	done
 	[ ${#missing[@]} -eq 0 ] ||
-		refuted "audit of 6.12 does not name these paths as inconsistent: ${missing[*]} (see $results/audit.md)"
-	# The same forms table must hold on 6.12: every form found is listed,
+		refuted "audit of $TS_KERNEL does not name these paths as inconsistent: ${missing[*]} (see $results/audit.md)"
+	# The same forms table must hold on the base: every form found is listed,
 	# every entry is found.
 	if grep -q -E "$forms_re" "$results/stdout"; then
-		refuted "audit of 6.12: the other timeout forms are not as $TS_AUDIT_FORMS says (listed above; see $results/audit.md)"
+		refuted "audit of $TS_KERNEL: the other timeout forms are not as $TS_AUDIT_FORMS says (listed above; see $results/audit.md)"
 	fi
-	log "audit of 6.12: $(grep -c '^inconsistent: ' "$results/stdout") inconsistent timeout-path rows, every expected one among them, and the forms table holds, in $(($(date +%s) - start)) s"
+	log "audit of $TS_KERNEL: $(grep -c '^inconsistent: ' "$results/stdout") inconsistent timeout-path rows, every expected one among them, and the forms table holds, in $(($(date +%s) - start)) s"
 	exit 0
 fi
 case $rc in

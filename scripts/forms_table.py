@@ -27,7 +27,7 @@ import json
 import sys
 
 from tsanity.forms.rst import check_doc, rst
-from tsanity.forms.table import ENTRIES, SET_ASIDE, exceptions, validate
+from tsanity.forms.table import ENTRIES, SET_ASIDE, exceptions, for_kernel, validate  # noqa: F401
 
 
 def main(argv):

@@ -15,6 +15,7 @@ sys.path.insert(0, SCRIPTS)
 import forms_table  # noqa: E402
 from tsanity.forms import core as forms_core  # noqa: E402
 from tsanity.forms import drivers as forms_drivers  # noqa: E402
+from tsanity.forms import newer as forms_newer  # noqa: E402
 
 # The interfaces of issue 13 the map and the boot know by these ids.
 KNOWN_IDS = ["select", "setitimer", "SO_RCVTIMEO", "SO_VM_SOCKETS_CONNECT_TIMEOUT",
@@ -87,10 +88,14 @@ class Table(unittest.TestCase):
 
     def test_the_table_is_its_parts_in_order(self):
         # tsanity/forms/: the core kernel's interfaces, then those of
-        # drivers and protocol families; none of the core's is a driver's.
-        self.assertEqual(forms_table.ENTRIES, forms_core.ENTRIES + forms_drivers.ENTRIES)
+        # drivers and protocol families, then those new since 6.12; none of
+        # the core's is a driver's, and each new one says since when.
+        self.assertEqual(forms_table.ENTRIES, forms_core.ENTRIES + forms_drivers.ENTRIES
+                         + forms_newer.ENTRIES)
         self.assertEqual([f for e in forms_core.ENTRIES for f in e["functions"]
                           if f.startswith("drivers/")], [])
+        self.assertEqual([e["id"] for e in forms_newer.ENTRIES + forms_newer.SET_ASIDE
+                          if "since" not in e], [])
 
     def test_the_known_interfaces_have_their_ids(self):
         ids = [e["id"] for e in forms_table.ENTRIES]
@@ -117,6 +122,28 @@ class Table(unittest.TestCase):
                       problems(lambda e, a: e[0]["functions"].append("kern_select")))
         self.assertIn("fields",
                       problems(lambda e, a: e[0].pop("why")))
+        self.assertIn("since '7' is not a kernel X.Y",
+                      problems(lambda e, a: e[0].update(since="7")))
+        self.assertEqual("", problems(lambda e, a: a[0].update(since="7.3")))
+
+    def test_for_kernel_leaves_out_what_is_newer(self):
+        from tsanity.forms import table as forms_table_mod
+        newer = [e["id"] for e in forms_table.ENTRIES + forms_table.SET_ASIDE if "since" in e]
+        t612, t73 = forms_table.for_kernel("6.12"), forms_table.for_kernel("7.3")
+        self.assertEqual(t73.ENTRIES, [e for e in forms_table.ENTRIES
+                                       if e.get("since", "7.3") == "7.3"])
+        ids612 = [e["id"] for e in t612.ENTRIES + t612.SET_ASIDE]
+        for i in newer:
+            self.assertNotIn(i, ids612)
+        # A since of 7.3 drops the entry from 6.12 and keeps it on 7.3 and later.
+        saved = forms_table_mod.ENTRIES
+        try:
+            forms_table_mod.ENTRIES = [dict(saved[0], since="7.3")] + saved[1:]
+            self.assertNotIn(saved[0]["id"], [e["id"] for e in forms_table_mod.for_kernel("6.12").ENTRIES])
+            self.assertIn(saved[0]["id"], [e["id"] for e in forms_table_mod.for_kernel("7.3").ENTRIES])
+            self.assertIn(saved[0]["id"], [e["id"] for e in forms_table_mod.for_kernel("10.1").ENTRIES])
+        finally:
+            forms_table_mod.ENTRIES = saved
 
     def test_rst_is_a_list_table_with_one_row_per_exception(self):
         r = cli("--rst")

@@ -39,8 +39,24 @@ FORM_LINE = re.compile(r'^FORM\t(?P<kind>use|getuser|copy|scalar|syscall)\t'
                        r'(?P<var>[^\t]+)\t(?P<type>[^\t]*)\t(?P<detail>[^\t]*)$')
 
 
-def load_forms_table(path):
-    """The forms table module at PATH (scripts/forms_table.py), validated."""
+def kernel_version(src):
+    """The X.Y of the kernel tree SRC, from its top Makefile; None for a
+    tree without one (the tests' fixture trees)."""
+    path = os.path.join(src, 'Makefile')
+    if not os.path.isfile(path):
+        return None
+    with open(path) as fh:
+        head = fh.read(4096)
+    v = re.search(r'^VERSION = (\d+)$', head, re.M)
+    p = re.search(r'^PATCHLEVEL = (\d+)$', head, re.M)
+    if not v or not p:
+        die('%s names no VERSION and PATCHLEVEL' % path)
+    return '%s.%s' % (v.group(1), p.group(1))
+
+
+def load_forms_table(path, version=None):
+    """The forms table module at PATH (scripts/forms_table.py), validated;
+    with VERSION, as it holds for that kernel (its for_kernel())."""
     spec = importlib.util.spec_from_file_location('forms_table', path)
     if spec is None or not os.path.isfile(path):
         die('forms table %s not found' % path)
@@ -49,7 +65,12 @@ def load_forms_table(path):
     problems = mod.validate()
     if problems:
         die('forms table %s is not valid:\n  %s' % (path, '\n  '.join(problems)))
-    return mod
+    if version is None:
+        return mod
+    if not hasattr(mod, 'for_kernel'):
+        die('forms table %s has no for_kernel(), which a kernel tree (%s) needs' %
+            (path, version))
+    return mod.for_kernel(version)
 
 
 def forms_files(src, dirs):

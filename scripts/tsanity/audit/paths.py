@@ -36,6 +36,25 @@ TIMEOUT_SYSCALLS = frozenset('''
     setitimer compat_setitimer
 '''.split())
 
+# Timeout-path rows whose open-coded checks are a rule of their own that
+# is ABI: the timeouts Documentation/userspace-api/timeouts.rst lists as
+# exceptions to the contract (7.3's series, docs/mainline.md), by (file,
+# function), with exactly the open-coded checks that make the rule and
+# why it stays.  Such a row is consistent ("ABI: ...") only while its
+# open-coded checks are exactly these and nothing unchecked is found in
+# it; any other change to the function makes it inconsistent again.
+ABI_RULES = {
+    ('fs/select.c', 'kern_select'): (
+        frozenset({'open-coded tv_sec < 0'}),
+        "select()'s timeval: a negative part is refused, a tv_usec of a "
+        "second or more is folded into the seconds"),
+    ('io_uring/timeout.c', 'io_parse_user_time'): (
+        frozenset({'open-coded tv_nsec < 0', 'open-coded tv_sec < 0'}),
+        "io_uring's timeout requests: a negative field is refused, a tv_nsec "
+        "of a second or more is carried into the seconds (TigerBeetle, libxev)"),
+}
+
+
 # The tokens a file must contain to be given to spatch (both rule sets).
 PREFILTER = (r'tv_sec|tv_nsec|timespec64_valid|itimerspec64_valid|'
              r'get_timespec64|get_old_timespec32|_check_timeout|'
@@ -124,6 +143,19 @@ def syscall_name(sym):
     return sym
 
 
+def consistency(r):
+    """'yes' for a row that checks only with the helpers, 'ABI: why' for a
+    row of ABI_RULES whose open-coded checks are exactly the rule's, else
+    'no'."""
+    if r['kinds'] <= {'helper'}:
+        return 'yes'
+    rule = ABI_RULES.get((r['file'], r['fn']))
+    opened = {c for c in r['checks'] if c.startswith('open-coded ')}
+    if rule and r['kinds'] <= {'helper', 'open-coded'} and opened == rule[0]:
+        return 'ABI: ' + rule[1]
+    return 'no'
+
+
 def classify(rows, g):
     """Fill in each row's entry points, check and consistency; the rows on
     timeout paths, the others, and the timeout-path rows not consistent."""
@@ -138,7 +170,7 @@ def classify(rows, g):
                 '`%s`' % c for c in sorted(cut))
         r['entries'] = entries
         r['check'] = ', '.join(r['checks'])
-        r['consistent'] = 'yes' if r['kinds'] <= {'helper'} else 'no'
+        r['consistent'] = consistency(r)
         r['timeout'] = any(n in TIMEOUT_SYSCALLS for n in names)
         (timeout if r['timeout'] else other).append(r)
     bad = [r for r in timeout if r['consistent'] == 'no']

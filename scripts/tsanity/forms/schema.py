@@ -18,16 +18,22 @@ ENTRIES, a list of dicts, one per interface:
   decision     "kept as ABI" (the rule stays), "converted" (the series moves
                the code onto the contract's helpers, answers unchanged) or
                "fixed" (the rule stays but a bug in it is fixed)
-  answers      what 6.12 answers per input class, read from its code, a dict
+  answers      what 6.12 answers per input class (an entry with "since": what
+               that kernel answers), read from its code, a dict
                of short strings keyed by the boot's class names (CLASSES):
                neg (a negative value), zero, tiny (the smallest value above
                zero), huge, subsec (a sub-second field out of range; None
                when the form has none), before_epoch (an absolute timeout
-               before 1970; None: every form here is relative)
+               before 1970; None for a relative form: all but
+               NTSYNC_IOC_WAIT's)
   why          why the rule stays, or what changes
   fixed        only for decision "fixed": the answers with the series, for
                the classes the fix changes (a dict keyed like answers); the
                Documentation page shows them in place of 6.12's
+  since        optional, in entries and set-asides: the oldest of the kernels
+               the project audits (6.12, 7.3) that has the interface, "X.Y";
+               the audit and the map of an older kernel leave it out (its
+               answers are then that kernel's).  Absent: every one has it
 
 SET_ASIDE, a list of dicts: what the audit's rules find that is not a
 """
@@ -52,11 +58,13 @@ def check(entries, set_aside):
                                 ('set-aside', set_aside, ASIDE_FIELDS)):
         for e in items:
             name = '%s %s' % (kind, e.get('id', '?'))
-            got = set(e) - ({'fixed'} if kind == 'entry' else set())
+            got = set(e) - ({'fixed'} if kind == 'entry' else set()) - {'since'}
             if got != set(fields):
                 problems.append('%s: fields %s, expected %s' %
                                 (name, sorted(e), list(fields)))
                 continue
+            if 'since' in e and not re.match(r'^\d+\.\d+$', str(e['since'])):
+                problems.append('%s: since %r is not a kernel X.Y' % (name, e['since']))
             if e['id'] in ids:
                 problems.append('%s: id listed twice' % name)
             ids.add(e['id'])

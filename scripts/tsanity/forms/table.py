@@ -1,9 +1,9 @@
-"""The forms table: its entries, the core kernel's then the drivers', the
-findings it sets aside, and what is asked of it (valid? which entries
+"""The forms table: its entries, the core kernel's, the drivers', then
+those new since 6.12 (newer.py), the findings it sets aside, and what is asked of it (valid? which entries
 are exceptions to the contract?)."""
-from . import core, drivers, schema
+from . import core, drivers, newer, schema
 
-ENTRIES = core.ENTRIES + drivers.ENTRIES
+ENTRIES = core.ENTRIES + drivers.ENTRIES + newer.ENTRIES
 
 SET_ASIDE = [
     {'id': 'utimes', 'functions': ['fs/utimes.c:do_futimesat',
@@ -39,8 +39,7 @@ SET_ASIDE = [
     {'id': 'hci_vhci_devcoredump', 'functions': ['drivers/bluetooth/hci_vhci.c:force_devcd_write'],
      'what': 'timeout of the force_devcoredump debugfs file',
      'why': 'a debugfs test knob, not a system call interface'},
-]
-
+] + newer.SET_ASIDE
 
 
 def validate(entries=None, set_aside=None):
@@ -53,3 +52,22 @@ def exceptions(entries=None):
     """The entries whose rule is not the contract's, in table order."""
     return [e for e in (ENTRIES if entries is None else entries)
             if e['rule'] != 'contract']
+
+
+def _key(version):
+    return tuple(int(x) for x in version.split('.'))
+
+
+def for_kernel(version):
+    """The table as it holds for Linux VERSION ("X.Y"), an object with the
+    module's ENTRIES and SET_ASIDE: without those whose "since" is newer."""
+    def has(e):
+        return 'since' not in e or _key(version) >= _key(e['since'])
+
+    class Table:
+        pass
+    t = Table()
+    t.ENTRIES = [e for e in ENTRIES if has(e)]
+    t.SET_ASIDE = [e for e in SET_ASIDE if has(e)]
+    t.version = version
+    return t
