@@ -19,7 +19,9 @@ first patch that has one.  Each patch carries its own To: (get_maintainer's
 maintainers and reviewers) and Cc: (its lists, the Cc: trailers of the
 patch, and linux-api@ for the fixes, which change what user space sees).
 
-Man-page mboxes: patches/man-pages/ and patches/liburing/, made against
+Man-page and test mboxes: patches/man-pages/, patches/liburing/ and
+patches/libaio/ (libaio's new harness case, made against the libaio
+source that scripts/suites.sh builds, to the AIO entry), made against
 sid's source package manpages in upstream's layout (man/man2/; fetched
 into $TS_WORK/man through a private apt state) and sid's liburing source
 (the one scripts/suites.sh builds; its mbox holds the man-page patch and

@@ -10,7 +10,7 @@
 #      chooses (`run` lines; --all: every program of test/ or harness/),
 #      built static by the suite's own Makefiles, out of the source tree,
 #      once 64-bit and once -m32 (gcc-multilib, scripts/deps.sh);
-#      liburing's from a copy of its source with patches/liburing/*.patch
+#      each from a copy of its source with patches/<suite>/*.patch
 #      applied by git am (the man pages and the series' new tests);
 #   3. the chosen programs, stripped, in the staging directory for an
 #      initramfs: <stage>/64/PROG, <stage>/32/PROG, <stage>/tests (one
@@ -78,23 +78,23 @@ fresh_build() {
 	return 1
 }
 
-# patch_liburing TREE: a copy of TREE with patches/liburing/*.patch applied
-# by git am (the man page and the new tests), redone when the source or a
-# patch changes; prints the copy's path.  The extracted source stays as
-# Debian ships it.
-patch_liburing() {
-	local tree=$1 d key p
-	d=$(dirname "$(ts_path suite-record liburing)")/patched
-	key=$(cat "$TS_REPO"/patches/liburing/*.patch | sha256sum | cut -c1-16) ||
-		die "reading patches/liburing/*.patch failed"
+# patch_suite NAME TREE: a copy of TREE with patches/NAME/*.patch applied
+# by git am (liburing's man page and new tests, libaio's new harness
+# case), redone when the source or a patch changes; prints the copy's
+# path.  The extracted source stays as Debian ships it.
+patch_suite() {
+	local name=$1 tree=$2 d key p
+	d=$(dirname "$(ts_path suite-record "$name")")/patched
+	key=$(cat "$TS_REPO"/patches/"$name"/*.patch | sha256sum | cut -c1-16) ||
+		die "reading patches/$name/*.patch failed"
 	p=$d/$key
 	if fresh_build "$d" "$tree $key"; then
-		cp -a "$tree" "$p" || die "liburing: copying $tree into $p failed"
+		cp -a "$tree" "$p" || die "$name: copying $tree into $p failed"
 		# Tests and man pages only: keep the series' git state apart.
 		(cd "$p" && git init -q && git add -A && git -c user.name=ts -c user.email=ts@localhost \
 			commit -q -m "$(basename "$tree")" && git -c user.name=ts -c user.email=ts@localhost \
-			am -q "$TS_REPO"/patches/liburing/*.patch) >"$d/am.log" 2>&1 ||
-			{ cat "$d/am.log" >&2; rm -f "$d/.ts-key"; die "liburing: patches/liburing/*.patch do not apply to $tree"; }
+			am -q "$TS_REPO"/patches/"$name"/*.patch) >"$d/am.log" 2>&1 ||
+			{ cat "$d/am.log" >&2; rm -f "$d/.ts-key"; die "$name: patches/$name/*.patch do not apply to $tree"; }
 	fi
 	echo "$p"
 }
@@ -212,10 +212,10 @@ for name in "${names[@]}"; do
 	left=$(ts suite list --left-out "$name" | cut -f1) || die "reading qemu-config/suites/$name.tests failed"
 	aux=$(ts suite list --aux "$name") || die "reading qemu-config/suites/$name.tests failed"
 	aux=${aux//$'\n'/ }
+	tree=$(patch_suite "$name" "$tree") || exit 1
+	log "$name: patches/$name applied in $tree"
 	case $name in
 	liburing)
-		tree=$(patch_liburing "$tree") || exit 1
-		log "$name: patches/liburing applied in $tree"
 		for p in "${progs[@]}" $left $aux; do
 			[ -f "$tree/test/$p.c" ] || die "liburing: qemu-config/suites/liburing.tests names $p, but $tree has no test/$p.c"
 		done

@@ -131,6 +131,8 @@ class TheCommittedPatch(unittest.TestCase):
         self.assertEqual(man.MAN_PROJECTS["man-pages"]["source"], "manpages")
         self.assertNotIn("source", man.MAN_PROJECTS["liburing"])
         self.assertEqual(man.MAN_PROJECTS["liburing"]["suite"], "liburing")
+        self.assertEqual(man.MAN_PROJECTS["libaio"]["suite"], "libaio")
+        self.assertEqual(man.MAN_PROJECTS["libaio"]["entry"], "AIO")
         self.assertEqual(tuple(p for p, s in man.MAN_PROJECTS.items() if "source" in s),
                          layout.MAN_SOURCES)
 

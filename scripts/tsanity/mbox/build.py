@@ -196,7 +196,8 @@ def write_summary(s, rows, recipients, n_kernel, mails):
                 f"- git am: the {n_kernel} kernel mboxes in order onto a fresh "
                 f"{s.base_tag} end at the tree of the series; the man-page mboxes apply onto "
                 "the pages they are made against (man-pages: sid's source package manpages, "
-                "man/man2/; liburing: sid's liburing source) and render with no new "
+                "man/man2/; liburing: sid's liburing source; libaio: the libaio source that "
+                "scripts/suites.sh builds) and render with no new "
                 "`man --warnings` warning.",
                 "- checkpatch.pl --strict: every kernel patch clean, but for the waivers "
                 f"of {os.path.relpath(s.series_dir, REPO)}/checkpatch.waivers.",

@@ -1,12 +1,13 @@
-"""The man-page mboxes: patches/man-pages/ and patches/liburing/, and
-their check (they apply onto the pages they are made against and render
-with no new warning).  man-pages' patch is made against sid's source
+"""The man-page and test mboxes: patches/man-pages/, patches/liburing/
+and patches/libaio/, and their check (they apply onto what they are made
+against, and the pages they change render with no new warning).  man-pages' patch is made against sid's source
 package manpages, in upstream's layout (man/man2/...), fetched through the
 project's private apt state (tsanity.suites, layout.man_source).
 patches/liburing/ holds the man-page patch and the new tests of liburing's
 test/; they are made against sid's liburing source, the one that
 scripts/suites.sh fetches and builds (tsanity.suites.source), and its
-mbox holds them all."""
+mbox holds them all.  patches/libaio/ holds the new harness case, made
+against the libaio source that scripts/suites.sh builds."""
 import email.utils
 import glob
 import gzip
@@ -34,6 +35,8 @@ MAN_PROJECTS = {
                   "layout": "man/man{sec}/{page}"},
     "liburing": {"package": "liburing-dev", "suite": "liburing", "entry": "IO_URING",
                  "layout": "man/{page}"},
+    "libaio": {"package": "libaio-dev", "suite": "libaio", "entry": "AIO",
+               "layout": "man/{page}"},
 }
 
 
