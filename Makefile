@@ -6,8 +6,8 @@
 #                           |                        report -> fixes --+-> all (make)
 #                           +-> audit
 #                           +-> check-bisect, check-warnings, htmldocs, check-scripts,
-#                               kunit-i386, kunit-arm64 (+ check-patches, fixes) -> check
-#                           +-> guest + initramfs -> random (a fresh seed)
+#                               kunit-i386 (+ check-patches, fixes) -> check; kunit-arm64 -> check-full
+#                           +-> guest + initramfs -> random (a fresh seed; in check-full)
 #                           +-> initramfs -> check-sanitized (in check-full)
 #                           +-> kunit + report -> mbox
 #   deps -> suites (user space: liburing's and libaio's tests, kernel-independent)
@@ -15,12 +15,13 @@
 # `make` (all) is the main job: KUnit, both boots judged, and the fixes
 # part proven alone.  `make test` is what CI runs first: KUnit and the
 # integration boot, judged (its random inputs from the fixed seed
-# TS_SEED).  CI (.ci/run) then runs `make random` (the boot again, base
-# and patched, with a fresh seed), `make audit`, `make check`, `make mbox`
-# with a stand-in author and `make bench` in short.  `make check-full` adds
-# what does not fit in CI's hour: every prefix in every configuration, and
-# KUnit and the integration boot under KASAN, UBSAN, lockdep and
-# debugobjects (check-sanitized: two more cold kernel builds of 9 min).
+# TS_SEED).  CI (.ci/run) then runs `make audit`, `make check`, `make
+# bench` in short, `make mbox` with a stand-in author, and 7.3's checks.
+# `make check-full` adds what does not fit in CI's time: KUnit on arm64,
+# `make random` (the boot again, base and patched, with a fresh seed),
+# every prefix in every configuration, and KUnit and the integration boot
+# under KASAN, UBSAN, lockdep and debugobjects (check-sanitized: two more
+# cold kernel builds of 9 min).
 # Every build product lives in $TS_WORK
 # (default ~/.cache/timespec-sanity); scripts/lib.sh declares every TS_*
 # variable.
@@ -118,9 +119,9 @@ check-sanitized: tree initramfs ## the integration suite on KASAN/UBSAN/lockdep/
 	$(TESTS_SANITIZED) && $(S)/splats.py report "$$d" base patched || rc=1; \
 	$(TESTS_SANITIZED) && $(S)/report.py "$$d" base patched || rc=1; exit $$rc
 
-check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 kunit-arm64 fixes ## the review checks that fit CI's hour
+check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 fixes ## the review checks that fit CI's time
 
-check-full: check kunit-sanitizers check-sanitized ## make check, KUnit and the integration boot under sanitizers, every prefix in every configuration (audit and bench apart)
+check-full: check kunit-arm64 random kunit-sanitizers check-sanitized ## make check, KUnit on arm64, a fresh seed, KUnit and the integration boot under sanitizers, every prefix in every configuration (audit and bench apart)
 	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
 
 random: guest initramfs ## the integration boot with a fresh seed of random inputs (TS_SEED replays one), judged
