@@ -14,8 +14,9 @@ of a system call interface, described field by field in
 tsanity/forms/schema.py.  This module gives them, validate(),
 exceptions() and rst() to the audit, the map and the tests.
 
-  --rst    an RST list-table of the exceptions (rule not "contract"):
-           interface, rule, answers, why it stays; for a Documentation page
+  --rst    an RST list-table of the exceptions (rule not "contract") that
+           TS_KERNEL's kernel has: interface, rule, answers, why it stays;
+           for a Documentation page
   --json   every entry and every set-aside, as JSON
   --check  validate the table (also done by --rst, --json and the audit)
   --check-doc FILE
@@ -26,6 +27,7 @@ Exit 0, or 1 naming what is wrong with the table, or 2 on a usage error.
 import json
 import sys
 
+from tsanity import cli as ts_cli
 from tsanity.forms.rst import check_doc, rst
 from tsanity.forms.table import ENTRIES, SET_ASIDE, exceptions, for_kernel, validate  # noqa: F401
 
@@ -40,15 +42,17 @@ def main(argv):
         for p in problems:
             print('error: forms_table: ' + p, file=sys.stderr)
         return 1
+    # The page of the series of TS_KERNEL holds that kernel's table.
+    entries = for_kernel(ts_cli.version_or_exit()).ENTRIES
     if argv[0] == '--check-doc':
-        problem = check_doc(argv[1])
+        problem = check_doc(argv[1], entries)
         if problem:
             print('error: forms_table: ' + problem, file=sys.stderr)
             return 1
         print('forms_table: %s holds the exceptions table (%d rows)' %
-              (argv[1], len(exceptions())))
+              (argv[1], len(exceptions(entries))))
     elif argv[0] == '--rst':
-        sys.stdout.write(rst())
+        sys.stdout.write(rst(entries))
     elif argv[0] == '--json':
         json.dump({'entries': ENTRIES, 'set_aside': SET_ASIDE}, sys.stdout, indent=1)
         print()
