@@ -97,6 +97,24 @@ class Entries(unittest.TestCase):
                       self.dies(people.entry_fields, self.src, "NO SUCH"))
 
 
+class BodyPeople(unittest.TestCase):
+    def test_the_author_and_the_by_trailers(self):
+        mail = ("From 0 Mon Sep 17 00:00:00 2001\nFrom: A Sender <s@example.org>\n"
+                "Subject: [PATCH 1/1] x\n\nFrom: Earlier Author <e@example.org>\n\n"
+                "Text that says Reviewed-by: nobody.\n\n"
+                "Signed-off-by: Earlier Author <e@example.org>\n"
+                "Reviewed-by: A Reviewer <r@example.org>\nCc: A Cc <c@example.org>\n"
+                "Signed-off-by: A Sender <s@example.org>\n---\n")
+        self.assertEqual(people.body_people(mail),
+                         ["Earlier Author <e@example.org>", "Earlier Author <e@example.org>",
+                          "A Reviewer <r@example.org>", "A Sender <s@example.org>"])
+
+    def test_a_patch_by_the_sender_has_no_in_body_from(self):
+        mail = ("From: A Sender <s@example.org>\nSubject: x\n\nText.\n\n"
+                "Signed-off-by: A Sender <s@example.org>\n")
+        self.assertEqual(people.body_people(mail), ["A Sender <s@example.org>"])
+
+
 class Rewrite(unittest.TestCase):
     SENDER = ("A Sender", "sender@example.org")
 

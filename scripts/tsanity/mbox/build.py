@@ -10,8 +10,8 @@ from . import checks, cover, man
 from .figures import load_waivers, waiver_text
 from .msgid import message_id, set_ids
 from .patches import format_group, rewrite_series
-from .people import (add_headers, cc_trailers, dedup, fmt_addr, get_maintainer,
-                     maintainers_entry, route_tree, slug, tree_of)
+from .people import (add_headers, body_people, cc_trailers, dedup, fmt_addr,
+                     get_maintainer, maintainers_entry, route_tree, slug, tree_of)
 from .tools import die, run
 
 
@@ -144,8 +144,9 @@ def addressed(s, name, part, pnames, patches, api_lists, takers):
     """The PATCHES (format-patch files) of the mbox NAME, whose series
     names are PNAMES, with their To: and Cc:, and their recipients, (NAME,
     patch, To, Cc).  To: the maintainers and reviewers, then TAKERS (the
-    maintainers of a routed tree); Cc: the lists, the Cc: trailers, and
-    for the fixes those of ABI/API (API_LISTS)."""
+    maintainers of a routed tree); Cc: the lists, the Cc: trailers, the
+    author of a resent patch and its *-by: people, and for the fixes those
+    of ABI/API (API_LISTS)."""
     people = {pf: dedup(get_maintainer(s.src, pf, "people"), drop=[s.sender])
               for pf in patches}
     # A patch whose files have no maintainer (time64.h, ipc/, signal)
@@ -159,7 +160,8 @@ def addressed(s, name, part, pnames, patches, api_lists, takers):
         to = dedup((people[pf] or fallback) + takers, drop=[s.sender])
         if not to:
             die(f"get_maintainer.pl names nobody for {pname} nor for its mbox {name}")
-        cc = get_maintainer(s.src, pf, "lists") + cc_trailers(text)
+        # The author and the *-by: people too, as git send-email adds them.
+        cc = get_maintainer(s.src, pf, "lists") + cc_trailers(text) + body_people(text)
         if part == "fixes":
             cc += api_lists
         cc = dedup(cc, drop=[s.sender] + to)

@@ -157,6 +157,19 @@ def cc_trailers(text):
             if not re.search(r"\bstable(\+\w+)?@", m.group(1))]
 
 
+def body_people(text):
+    """The people git send-email adds from a format-patch mail's TEXT
+    unless told not to: the in-body From: of a patch by someone else (its
+    author) and every *-by: trailer (Signed-off-by:, Reviewed-by:, ...)."""
+    head, _, body = text.partition("\n\n")
+    people = []
+    first = body.split("\n", 1)[0]
+    if first.startswith("From: "):
+        people.append(first[len("From: "):].strip())
+    people += [m.group(1).strip() for m in re.finditer(r"^[A-Z][A-Za-z-]*-by: (.+)$", body, re.M)]
+    return people
+
+
 def fold(header, addrs):
     """A HEADER: of ADDRS, one a line."""
     return f"{header}: " + ",\n    ".join(addrs) + "\n"
