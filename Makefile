@@ -47,7 +47,7 @@ test: kunit report ## what CI runs first: KUnit (x86_64) and the integration boo
 deps: ## install the missing Debian packages (root; names them otherwise)
 	@$(S)/deps.sh
 
-base: deps ## extract 6.12 into $TS_WORK: the base tree alone
+base: deps ## extract Debian's linux-source-$TS_KERNEL (default 7.3) into $TS_WORK: the base tree alone
 	@$(S)/tree.sh base
 
 tree: base ## git am the series: the fixes and patched trees beside base
@@ -80,7 +80,7 @@ report: boot ## judge base against patched (report-base-patched.md), and map the
 	@$(TESTS) && $(S)/report.py "$$d" base patched
 	@$(TESTS) && $(S)/forms.py "$$d" base patched
 
-fixes: report ## 6.12 + fixes: exactly the intended differences from base, none from patched
+fixes: report ## base + the fixes part: exactly the intended differences from base, none from patched
 	@$(S)/guest-kernel.sh fixes >/dev/null
 	@$(S)/boot.sh fixes
 	@$(TESTS) && $(S)/report.py "$$d" base fixes
@@ -88,7 +88,7 @@ fixes: report ## 6.12 + fixes: exactly the intended differences from base, none 
 	@$(TESTS) && $(S)/report.py --intended /dev/null "$$d" fixes patched
 	@$(TESTS) && $(S)/forms.py --intended /dev/null "$$d" fixes patched
 
-audit: tree ## spatch: every timeout path of patched consistent, and 6.12's fixed paths found
+audit: tree ## spatch: every timeout path of patched consistent, and the base's paths that the fixes fix found
 	@$(S)/audit.sh --strict
 	@$(S)/audit.sh --base
 
@@ -101,10 +101,10 @@ check-patches: base ## checkpatch --strict on every patch, waivers in patches/ch
 check-bisect: tree ## every prefix of the series builds without a warning (TS_CHECK_VARIANTS)
 	@$(S)/check-bisect.sh
 
-check-warnings: tree ## no sparse, W=1 or kernel-doc warning that 6.12 lacks
+check-warnings: tree ## no sparse, W=1 or kernel-doc warning that the base tree lacks
 	@$(S)/check-warnings.sh
 
-htmldocs: tree ## make htmldocs SPHINXDIRS=timers on base and patched: no new warning
+htmldocs: tree ## make htmldocs of the series' Documentation directories on base and patched: no new warning
 	@$(S)/htmldocs.sh
 
 check-scripts: tree ## the host scripts' own tests (scripts/tests)

@@ -13,11 +13,21 @@
  *
  * For every entry point, two paths are measured:
  *  - refuse: the input the entry refuses (tv_nsec = -1 or tv_usec = -1;
- *    for the io_uring SQE timeouts tv_nsec = NSEC_PER_SEC, since 6.12
- *    refuses a negative one already), answered EINVAL (ERANGE for vsock);
+ *    for the io_uring SQE timeouts of 6.12's series tv_nsec =
+ *    NSEC_PER_SEC, since 6.12 refuses a negative one already), answered
+ *    EINVAL (ERANGE for vsock);
  *  - quick: a valid input that returns at once (a mismatching futex
  *    value, an absolute time in the past, a disarmed timer, nothing to
  *    wait for, an io_uring timeout armed and removed at once).
+ * The series differs per kernel (docs/mainline.md).  A tree whose uapi
+ * has registered wait regions (IORING_REG_WAIT_TS: 7.3) carries the
+ * series that keeps io_uring's old answers where public callers rely on
+ * them: a timeout request's tv_nsec of a second or more is carried, and
+ * io_uring_enter()'s wait takes any signed sum, a negative one ending the
+ * wait at once.  There the SQE timeouts' refuse path is tv_nsec = -1,
+ * which every kernel refuses, io_uring_enter()'s wait has no refuse path
+ * (only its quick one is measured), and the wait timeout of a registered
+ * wait region is one more entry of the fixes part.
  * Each path is called in a loop for "repeats" windows of "window_ns" of
  * the guest clock, after a quarter window unmeasured.  A window is the
  * least of 4 sub-windows (window_ns / 4 each): the periodic tick (HZ=250:
@@ -102,6 +112,7 @@ enum kind {
 	K_NANOSLEEP, K_CN_REL, K_CN_ABS, K_FUTEX_REL, K_FUTEX_ABS, K_WAITV, K_FWAIT,
 	K_TIMERFD, K_TIMER, K_PPOLL, K_PSELECT, K_EPOLL2, K_SIGTIMEDWAIT, K_SETITIMER,
 	K_URING_ENTER, K_URING_TIMEOUT, K_URING_LINK, K_URING_UPDATE, K_URING_CANCEL,
+	K_URING_REG_WAIT,
 	K_IO_GETEVENTS, K_IO_PGETEVENTS, K_VSOCK, K_PPS,
 };
 
@@ -115,11 +126,14 @@ struct entry {
 	long nr;
 	enum form form;
 	int quick_err;		/* what the quick path answers: 0 or an errno */
-	int refuse_err;		/* what the refuse path answers */
+	int refuse_err;		/* what the refuse path answers; NO_REFUSE: none */
 	struct input refuse;
 	struct input quick;
 	int fixed;		/* 6.12 does not refuse it: the fixes part does */
 };
+
+/* An entry with no input it refuses: only its quick path is measured */
+#define NO_REFUSE	(-2)
 
 #define NEG	{ 0, -1 }
 #define ZERO	{ 0, 0 }
@@ -128,13 +142,32 @@ struct entry {
 #define E(n, k, nr_, f, q) \
 	{ .name = n, .kind = k, .nr = nr_, .form = f, .quick_err = q, \
 	  .refuse_err = EINVAL, .refuse = NEG, .quick = ZERO }
+/* An entry every kernel refuses {0, -1} of, with its own quick input */
+#define E_Q(n, k, nr_, q, qi) \
+	{ .name = n, .kind = k, .nr = nr_, .form = T64, .quick_err = q, \
+	  .refuse_err = EINVAL, .refuse = NEG, .quick = qi }
 /* An entry of the fixes part: its refusal, refused input and quick input */
 #define F(n, k, nr_, f, q, rerr, r, qi) \
 	{ .name = n, .kind = k, .nr = nr_, .form = f, .quick_err = q, \
 	  .refuse_err = rerr, .refuse = r, .quick = qi, .fixed = 1 }
 
-/* The fixes' entry points, both ABIs */
-#define FIXED_ENTRIES(PGETEVENTS, PGETEVENTS_NR, PGETEVENTS_FORM) \
+/*
+ * io_uring's timeouts: 7.3's series keeps the SQE timeouts' carry and the
+ * wait's signed sum (see the head comment), and adds the registered wait
+ * region; 6.12's refuses both.
+ */
+#ifdef IORING_REG_WAIT_TS
+#define URING_ENTRIES \
+	{ .name = "io_uring_enter-ext_arg", .kind = K_URING_ENTER, \
+	  .nr = __NR_io_uring_enter, .form = T64, .quick_err = ETIME, \
+	  .refuse_err = NO_REFUSE, .quick = ZERO }, \
+	F("io_uring_enter-reg_wait", K_URING_REG_WAIT, __NR_io_uring_enter, T64, ETIME, \
+	  EINVAL, NEG, ZERO), \
+	E_Q("io_uring-timeout", K_URING_TIMEOUT, __NR_io_uring_enter, 0, ONE_S), \
+	E_Q("io_uring-link_timeout", K_URING_LINK, __NR_io_uring_enter, 0, ONE_S), \
+	E_Q("io_uring-timeout_update", K_URING_UPDATE, __NR_io_uring_enter, ENOENT, ONE_S)
+#else
+#define URING_ENTRIES \
 	F("io_uring_enter-ext_arg", K_URING_ENTER, __NR_io_uring_enter, T64, ETIME, \
 	  EINVAL, NEG, ZERO), \
 	F("io_uring-timeout", K_URING_TIMEOUT, __NR_io_uring_enter, T64, 0, \
@@ -142,7 +175,12 @@ struct entry {
 	F("io_uring-link_timeout", K_URING_LINK, __NR_io_uring_enter, T64, 0, \
 	  EINVAL, NSEC1S, ONE_S), \
 	F("io_uring-timeout_update", K_URING_UPDATE, __NR_io_uring_enter, T64, ENOENT, \
-	  EINVAL, NSEC1S, ONE_S), \
+	  EINVAL, NSEC1S, ONE_S)
+#endif
+
+/* The fixes' entry points, both ABIs */
+#define FIXED_ENTRIES(PGETEVENTS, PGETEVENTS_NR, PGETEVENTS_FORM) \
+	URING_ENTRIES, \
 	F("io_uring_register-sync_cancel", K_URING_CANCEL, __NR_io_uring_register, T64, \
 	  ENOENT, EINVAL, NEG, ZERO), \
 	F(PGETEVENTS, K_IO_PGETEVENTS, PGETEVENTS_NR, PGETEVENTS_FORM, 0, EINVAL, NEG, \
@@ -251,6 +289,47 @@ static struct {
 	char *sq, *cq;
 	struct io_uring_sqe *sqes;
 } ring;
+
+#ifdef IORING_REG_WAIT_TS
+/*
+ * A second ring, created disabled so that one page can be registered as
+ * its wait region, then enabled: the wait arguments are at offset 0.
+ */
+static struct {
+	int fd;
+	struct io_uring_reg_wait *w;
+} wring;
+
+static int wring_open(void)
+{
+	const size_t page = sysconf(_SC_PAGESIZE);
+	struct io_uring_params p;
+	struct io_uring_region_desc rd;
+	struct io_uring_mem_region_reg mr;
+	void *region;
+
+	region = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (region == MAP_FAILED)
+		return -1;
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_R_DISABLED;
+	wring.fd = syscall(__NR_io_uring_setup, 8, &p);
+	if (wring.fd < 0)
+		return -1;
+	memset(&rd, 0, sizeof(rd));
+	rd.user_addr = (uintptr_t)region;
+	rd.size = page;
+	rd.flags = IORING_MEM_REGION_TYPE_USER;
+	memset(&mr, 0, sizeof(mr));
+	mr.region_uptr = (uintptr_t)&rd;
+	mr.flags = IORING_MEM_REGION_REG_WAIT_ARG;
+	if (syscall(__NR_io_uring_register, wring.fd, IORING_REGISTER_MEM_REGION, &mr, 1) ||
+	    syscall(__NR_io_uring_register, wring.fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0))
+		return -1;
+	wring.w = region;
+	return 0;
+}
+#endif
 
 static unsigned int *ring_u32(char *base, uint32_t off)
 {
@@ -406,6 +485,18 @@ static int call(const struct entry *e, struct input in, int refuse)
 		ret = syscall(e->nr, ring.fd, 0, 1, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
 			      &garg, sizeof(garg));
 		break;
+#ifdef IORING_REG_WAIT_TS
+	case K_URING_REG_WAIT:
+		/* an empty ring: the wait timeout, read from the region, ends the wait */
+		memset(wring.w, 0, sizeof(*wring.w));
+		wring.w->ts.tv_sec = in.sec;
+		wring.w->ts.tv_nsec = in.nsec;
+		wring.w->flags = IORING_REG_WAIT_TS;
+		ret = syscall(e->nr, wring.fd, 0, 1,
+			      IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG |
+			      IORING_ENTER_EXT_ARG_REG, (void *)0, sizeof(*wring.w));
+		break;
+#endif
 	case K_URING_CANCEL:
 		/* nothing to cancel: ENOENT at once */
 		memset(&reg, 0, sizeof(reg));
@@ -540,6 +631,11 @@ static void setup(void)
 		ksft_exit_fail_msg("setup: io_setup: %s\n", strerror(errno));
 	if (ring_open())
 		ksft_exit_fail_msg("setup: io_uring_setup or its mmap: %s\n", strerror(errno));
+#ifdef IORING_REG_WAIT_TS
+	if (wring_open())
+		ksft_exit_fail_msg("setup: a ring with a registered wait region: %s\n",
+				   strerror(errno));
+#endif
 	vsockfd = socket(AF_VSOCK, SOCK_STREAM, 0);
 	if (vsockfd < 0)
 		ksft_exit_fail_msg("setup: socket(AF_VSOCK): %s\n", strerror(errno));
@@ -583,11 +679,13 @@ int main(int argc, char **argv)
 				   (long long)window, repeats);
 	setup();
 	ksft_print_header();
-	ksft_set_plan(2 * N_ENTRIES);
+	for (e = 0, r = 0; e < N_ENTRIES; e++)
+		r += entries[e].refuse_err == NO_REFUSE ? 1 : 2;
+	ksft_set_plan(r);
 	for (e = 0; e < N_ENTRIES; e++) {
 		const struct entry *en = &entries[e];
 
-		for (path = 0; path < 2; path++) {
+		for (path = en->refuse_err == NO_REFUSE; path < 2; path++) {
 			struct input in = path ? en->quick : en->refuse;
 			int want = path ? en->quick_err : en->refuse_err;
 			const char *pname = path ? "quick" : "refuse";

@@ -23,8 +23,8 @@ each kernel, the spread of each (max - min of its repeats), and the
 differences fixes - base (what the fixes' checks cost) and patched -
 fixes (what the refactor costs).  A difference is "0" when it is within
 the larger spread of the two kernels.  These are instruction counts, not
-time.  The entries of the fixes part (FIXES below) are the ones 6.12 does
-not refuse: on base their refuse path answers something else, shown as
+time.  The entries of the fixes part that refuse (ALL_FIXES below, per
+kernel) are the ones the base kernel does not refuse: on base their refuse path answers something else, shown as
 "not refused (ANSWER)", with fixes - base n/a; fixes and patched must
 refuse them.  A section states, per fix, what its check costs on the
 quick path (fixes - base).
@@ -61,23 +61,61 @@ NOT_OK = re.compile(r"^\s*not ok \d+ (?P<name>.*?)\s*$")
 MAX_SPREAD = 0.5  # percent
 # The quick paths that sleep: names without their ABI and _time32/_time64.
 SLEEPS = {("nanosleep", "quick"), ("clock_nanosleep-rel", "quick")}
-# The fixes part: each fix and the entry points (without their ABI) whose
-# refuse path it adds.  6.12 does not refuse these.
-FIXES = (
-    ("0001", "io_uring: a timeout's tv_nsec >= NSEC_PER_SEC refused (IORING_OP_TIMEOUT, "
-     "IORING_OP_LINK_TIMEOUT, the timeout update)",
-     ("io_uring-timeout", "io_uring-link_timeout", "io_uring-timeout_update")),
-    ("0002", "io_uring_enter(): the EXT_ARG wait timeout checked", ("io_uring_enter-ext_arg",)),
-    ("0003", "IORING_REGISTER_SYNC_CANCEL: the timeout checked",
-     ("io_uring_register-sync_cancel",)),
-    ("0004", "aio: the io_getevents() and io_pgetevents() timeout checked",
-     ("io_getevents", "io_getevents_time32", "io_pgetevents", "io_pgetevents_time64",
-      "io_pgetevents_time32")),
-    ("0005", "vsock: SO_VM_SOCKETS_CONNECT_TIMEOUT with a negative tv_usec refused (ERANGE)",
-     ("setsockopt-vsock_connect_timeout",)),
-    ("0006", "PPS_FETCH: a negative nsec refused", ("ioctl-pps_fetch",)),
-)
-FIXED = {e for _, _, entries in FIXES for e in entries}
+# The fixes part, per kernel: each fix, what it changes, the entry points
+# (without their ABI) whose cost it changes, and whether it adds a refuse
+# path.  A refusing fix's entries are the ones the base kernel does not
+# refuse (their refuse path is "not refused" on base only); a fix that
+# only saturates changes no answer of the bench and is listed for its
+# cost on the quick path.  7.3's series keeps io_uring's carry and the
+# wait's signed sum (docs/mainline.md, decisions 1 and 2).
+ALL_FIXES = {
+    "6.12": (
+        ("0001", "io_uring: a timeout's tv_nsec >= NSEC_PER_SEC refused (IORING_OP_TIMEOUT, "
+         "IORING_OP_LINK_TIMEOUT, the timeout update)",
+         ("io_uring-timeout", "io_uring-link_timeout", "io_uring-timeout_update"), True),
+        ("0002", "io_uring_enter(): the EXT_ARG wait timeout checked",
+         ("io_uring_enter-ext_arg",), True),
+        ("0003", "IORING_REGISTER_SYNC_CANCEL: the timeout checked",
+         ("io_uring_register-sync_cancel",), True),
+        ("0004", "aio: the io_getevents() and io_pgetevents() timeout checked",
+         ("io_getevents", "io_getevents_time32", "io_pgetevents", "io_pgetevents_time64",
+          "io_pgetevents_time32"), True),
+        ("0005", "vsock: SO_VM_SOCKETS_CONNECT_TIMEOUT with a negative tv_usec refused (ERANGE)",
+         ("setsockopt-vsock_connect_timeout",), True),
+        ("0006", "PPS_FETCH: a negative nsec refused", ("ioctl-pps_fetch",), True),
+    ),
+    "7.3": (
+        ("0001", "io_uring: a timeout's carried tv_nsec saturated (IORING_OP_TIMEOUT, "
+         "IORING_OP_LINK_TIMEOUT, the timeout update)",
+         ("io_uring-timeout", "io_uring-link_timeout", "io_uring-timeout_update"), False),
+        ("0002", "io_uring_enter(): the EXT_ARG wait timeout saturated",
+         ("io_uring_enter-ext_arg",), False),
+        ("0003", "io_uring_enter(): the wait timeout of a registered wait region checked",
+         ("io_uring_enter-reg_wait",), True),
+        ("0005", "IORING_REGISTER_SYNC_CANCEL: the timeout's sum saturated",
+         ("io_uring_register-sync_cancel",), False),
+        ("0006", "IORING_REGISTER_SYNC_CANCEL: the timeout checked",
+         ("io_uring_register-sync_cancel",), True),
+        ("0007", "aio: the io_getevents() and io_pgetevents() timeout checked",
+         ("io_getevents", "io_getevents_time32", "io_pgetevents", "io_pgetevents_time64",
+          "io_pgetevents_time32"), True),
+        ("0008", "vsock: SO_VM_SOCKETS_CONNECT_TIMEOUT with a negative tv_usec refused (ERANGE)",
+         ("setsockopt-vsock_connect_timeout",), True),
+        ("0009", "PPS_FETCH: a negative nsec refused", ("ioctl-pps_fetch",), True),
+    ),
+}
+if V not in ALL_FIXES:
+    sys.exit(f"error: bench-report.py knows no fixes part of Linux {V} "
+             f"(known: {', '.join(ALL_FIXES)}): add it to ALL_FIXES")
+FIXES = tuple((num, what, entries) for num, what, entries, _ in ALL_FIXES[V])
+FIXED = {e for _, _, entries, refuses in ALL_FIXES[V] if refuses for e in entries}
+
+
+def fix_of(key):
+    """The fix an entry's path belongs to: on the refuse path the fix that
+    adds the refusal, on the quick path the first fix that changes it."""
+    return next((num for num, _, entries, refuses in ALL_FIXES[V]
+                 if key[1] in entries and (refuses or key[2] == "quick")), None)
 
 
 def sleeps(key):
@@ -198,7 +236,7 @@ def main():
             nonzero.append((key, pf))
         rows[key] = {"median": med, "spread": spr, "fixes-base": fb, "patched-fixes": pf,
                      "not refused": {k: sorted(ans[k]) for k in KERNELS if ans[k]},
-                     "fix": next((n for n, _, es in FIXES if key[1] in es), None)}
+                     "fix": fix_of(key)}
         cell = {k: f"{med[k]:.2f}" if k in med else f"not refused ({', '.join(sorted(ans[k]))})"
                 for k in KERNELS}
         sp = " / ".join(f"{spr[k]:.2f}" if k in spr else "-" for k in KERNELS)

@@ -20,15 +20,18 @@ class BenchReport(unittest.TestCase):
             with open(os.path.join(self.dir, name), "w") as f:
                 f.write(name + "\n")
 
-    def run_report(self, lines, raw=None):
+    def run_report(self, lines, raw=None, version="6.12"):
         """lines: {kernel: ["# bench" lines without the prefix, ...]} of one
-        round; raw: {kernel: [other serial lines]}."""
+        round; raw: {kernel: [other serial lines]}; version: the series'
+        kernel (TS_KERNEL), whose fixes part the report judges by."""
         for k, ls in lines.items():
             os.makedirs(os.path.join(self.dir, k), exist_ok=True)
             with open(os.path.join(self.dir, k, "serial-1.log"), "w") as f:
                 f.write("".join(f"    # bench {l}\n" for l in ls))
                 f.write("".join(f"{l}\n" for l in (raw or {}).get(k, [])))
-        return subprocess.run([sys.executable, REPORT, self.dir], capture_output=True, text=True)
+        env = dict(os.environ, TS_KERNEL=version)
+        return subprocess.run([sys.executable, REPORT, self.dir], capture_output=True, text=True,
+                              env=env)
 
     @staticmethod
     def fixed_entries(base_refuse):
@@ -222,3 +225,55 @@ class BenchReport(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+class BenchReport73(unittest.TestCase):
+    """7.3's series: io_uring's SQE timeouts and wait saturate (every kernel
+    refuses the SQE timeouts' {0, -1}; the wait has no refuse path), and
+    the registered wait region, sync cancel, aio, vsock and PPS refuse."""
+
+    setUp = BenchReport.setUp
+    run_report = BenchReport.run_report
+
+    def lines73(self, ext_arg_refuse=None, timeout_base="insn/call: 500.00 500.00"):
+        out = {"base": [], "fixes": [], "patched": []}
+        refusing = ("io_uring_enter-reg_wait", "io_uring_register-sync_cancel", "io_getevents",
+                    "setsockopt-vsock_connect_timeout", "ioctl-pps_fetch")
+        for i, e in enumerate(refusing):
+            out["base"] += [f"x86_64:{e} quick insn/call: {600 + i}.00 {600 + i}.00",
+                            f"x86_64:{e} refuse not refused: ETIME"]
+            for k in ("fixes", "patched"):
+                out[k] += [f"x86_64:{e} quick insn/call: {604 + i}.00 {604 + i}.00",
+                           f"x86_64:{e} refuse insn/call: 500.00 500.00"]
+        for k in out:
+            out[k] += ["x86_64:io_uring_enter-ext_arg quick insn/call: 700.00 700.00",
+                       "x86_64:io_uring-timeout quick insn/call: 900.00 900.00",
+                       "x86_64:io_uring-timeout refuse " +
+                       (timeout_base if k == "base" else "insn/call: 500.00 500.00")]
+            if ext_arg_refuse:
+                out[k].append(f"x86_64:io_uring_enter-ext_arg refuse {ext_arg_refuse}")
+        return out
+
+    def test_saturating_fixes_are_costed_and_the_refusing_ones_judged(self):
+        r = self.run_report(self.lines73(), version="7.3")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("- 0002 io_uring_enter(): the EXT_ARG wait timeout saturated: "
+                      "x86_64:io_uring_enter-ext_arg +0.00 (0)", r.stdout)
+        self.assertIn("- 0003 io_uring_enter(): the wait timeout of a registered wait region "
+                      "checked: x86_64:io_uring_enter-reg_wait +4.00 (+4.00)", r.stdout)
+        self.assertIn("| io_uring_enter-reg_wait | x86_64 | refuse | not refused (ETIME) |",
+                      r.stdout)
+        with open(os.path.join(self.dir, "bench.json")) as f:
+            rows = {(x["entry"], x["path"]): x for x in json.load(f)}
+        self.assertEqual(rows[("io_uring_register-sync_cancel", "refuse")]["fix"], "0006")
+        self.assertEqual(rows[("io_uring-timeout", "quick")]["fix"], "0001")
+
+    def test_a_saturating_fixs_entry_not_refused_on_base_fails(self):
+        r = self.run_report(self.lines73(timeout_base="not refused: 0"), version="7.3")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("io_uring-timeout refuse: not refused on base (0): only the fixes' "
+                      "entries may be not refused, on base", r.stderr)
+
+    def test_an_unknown_kernel_fails_named(self):
+        r = self.run_report(self.lines73(), version="6.1")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("knows no fixes part of Linux 6.1", r.stderr)

@@ -233,6 +233,9 @@ class CommandLine(unittest.TestCase):
 
     def test_a_kernel_names_its_base_tree(self):
         env = {"HOME": "/home/u", "TS_WORK": "/w", "TS_BASE_SRC": "/moved"}
+        self.assertEqual(cli.newapi_tree("7.3", env), "/moved")
+        self.assertEqual(cli.newapi_tree("6.12", env), "/w/linux-6.12/base-src")
+        env["TS_KERNEL"] = "6.12"
         self.assertEqual(cli.newapi_tree("7.3", env), "/w/linux-7.3/base-src")
         self.assertEqual(cli.newapi_tree("6.12", env), "/moved")
         self.assertEqual(cli.newapi_tree(OLD, env), OLD)

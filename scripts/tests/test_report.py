@@ -21,6 +21,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 REPO = os.path.dirname(SCRIPTS)
 REPORT = os.path.join(SCRIPTS, "report.py")
+# The judge runs as for 6.12 (its texts, its series' intended differences):
+# the synthetic cases and the fixtures are 6.12's.
+ENV_612 = dict(os.environ, TS_KERNEL="6.12")
 sys.path.insert(0, SCRIPTS)
 
 import intended  # noqa: E402
@@ -114,7 +117,8 @@ class Synthetic(unittest.TestCase):
         cmd = [sys.executable, REPORT]
         if intended_file is not None:
             cmd += ["--intended", intended_file]
-        p = subprocess.run(cmd + list(args), capture_output=True, text=True, cwd=REPO)
+        p = subprocess.run(cmd + list(args), capture_output=True, text=True, cwd=REPO,
+                           env=ENV_612)
         return p.returncode, p.stdout, p.stderr
 
     def report_json(self, old, new):
@@ -338,7 +342,7 @@ class Synthetic(unittest.TestCase):
         self.write("patched", verdict())
         rc, out, err = self.run_report(self.dir, "base", "patched")
         self.assertEqual(rc, 1)
-        self.assertIn(os.path.join(ts_cli.series_dir(), "intended-differences") + ":", err)
+        self.assertIn(os.path.join(ts_cli.series_dir(ENV_612), "intended-differences") + ":", err)
         self.assertIn("the rule covers no case that the kernels ran", err)
 
     # judge() and the renderers, without the CLI.
@@ -517,7 +521,7 @@ class RealData(unittest.TestCase):
 
     def run_report(self, *args):
         p = subprocess.run([sys.executable, REPORT] + list(args), capture_output=True,
-                           text=True, cwd=REPO)
+                           text=True, cwd=REPO, env=ENV_612)
         return p.returncode, p.stderr
 
     def load(self, path):

@@ -31,9 +31,9 @@ class Config(unittest.TestCase):
     def test_defaults(self):
         cfg, k, lay = ctx()
         self.assertEqual(cfg["TS_WORK"], "/home/u/.cache/timespec-sanity")
-        self.assertEqual(cfg["TS_KERNEL"], "6.12")
+        self.assertEqual(cfg["TS_KERNEL"], "7.3")
         self.assertEqual(cfg["TS_AUDIT_GRAPH_DIRS"], cfg["TS_AUDIT_DIRS"])
-        self.assertEqual(k.tarball, "/usr/src/linux-source-6.12.tar.xz")
+        self.assertEqual(k.tarball, "/usr/src/linux-source-7.3.tar.xz")
 
     def test_xdg_cache_home_and_overrides(self):
         cfg, _, _ = ctx(XDG_CACHE_HOME="/c", TS_AUDIT_DIRS="fs", TS_SEED="7")
@@ -75,7 +75,7 @@ class Layout(unittest.TestCase):
         for p in (lay.src, lay.base_src, lay.fixes_src, lay.out, lay.results,
                   lay.guest("patched", "sanitized"), lay.worktree("bisect"),
                   lay.check_state("bisect"), lay.named_results("mbox")):
-            self.assertTrue(p.startswith("/w/linux-6.12/"), p)
+            self.assertTrue(p.startswith("/w/linux-7.3/"), p)
         self.assertEqual(lay.build_lock, "/w/build.lock")
 
     def test_two_kernels_share_nothing_but_the_lock_and_the_suites(self):
@@ -108,7 +108,7 @@ class Layout(unittest.TestCase):
     def test_a_moved_place(self):
         _, _, lay = ctx(TS_WORK="/w", TS_RESULTS="/r")
         self.assertEqual(lay.boot_results("tests", "sanitized"), "/r/tests-sanitized")
-        self.assertEqual(lay.src, "/w/linux-6.12/src")
+        self.assertEqual(lay.src, "/w/linux-7.3/src")
 
     def test_unknown_names_fail(self):
         _, _, lay = ctx()
@@ -245,7 +245,7 @@ class CommandLine(unittest.TestCase):
             env={"PATH": os.environ["PATH"], "HOME": "/home/u", "TS_APPEND": odd,
                  "TS_WORK": "/w w"}, capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout.splitlines(), [odd, "/w w/linux-6.12/src"])
+        self.assertEqual(p.stdout.splitlines(), [odd, "/w w/linux-7.3/src"])
 
     def test_path(self):
         p = self.run_ts("path", "guest", "patched", "sanitized", TS_WORK="/w", TS_KERNEL="7.3")

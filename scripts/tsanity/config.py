@@ -36,7 +36,7 @@ AUDIT_BASE_EXPECT = {
 USER = [
     ("TS_REPO", lambda v, e: REPO, "this repository"),
     ("TS_WORK", lambda v, e: os.path.join(_cache_home(e), "timespec-sanity"), "every build product"),
-    ("TS_KERNEL", "6.12", "the kernel: Debian's linux-source-<TS_KERNEL>"),
+    ("TS_KERNEL", "7.3", "the kernel: Debian's linux-source-<TS_KERNEL>"),
     ("TS_TARBALL", "", "the kernel's source tarball, given by hand (default: the Debian package's)"),
     ("TS_KERNEL_DEB", "", "the kernel's linux-source .deb, given by hand (default: apt's)"),
     ("TS_JOBS", lambda v, e: _nproc(), "make -j of every kernel build"),
