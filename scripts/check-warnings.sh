@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # usage: scripts/check-warnings.sh
-# No warning that 6.12 lacks, on what the series ($TS_PATCHES, as lib.sh's
+# No warning that the base tree lacks, on what the series ($TS_PATCHES, as lib.sh's
 # patches_tree holds it) touches:
 #   1. sparse (C=1) and W=1 on the objects of the full series and the users
 #      of its headers (check-lib.sh: objects), built at the base and at the

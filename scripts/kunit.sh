@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # usage: scripts/kunit.sh {x86_64|i386|arm64|sanitizers}
 # Run the series' KUnit suite (the tree's kernel/time/tests/.kunitconfig)
-# with the tree's kunit.py under QEMU (lib.sh: qemu_accel), keep kunit.py's
+# with the tree's kunit.py under QEMU (lib.sh: qemu_accel, the only
+# accelerator scripts/kunit-qemu/ lets kunit.py's QEMU use), keep kunit.py's
 # JSON in $TS_RESULTS/kunit-<variant>/results.json, and judge it with
 # scripts/kunit_json.py: every row the suite's source generates must pass;
 # a failed, crashed, skipped, missing or unknown row fails the run, named.
@@ -39,7 +40,10 @@ rm -f "$results/results.json"
 
 log "kunit.py run ($variant) in $build_dir"
 rc=0
-(cd "$TS_SRC" && flock "$TS_BUILD_LOCK" python3 tools/testing/kunit/kunit.py run \
+# kunit.py's QEMU through scripts/kunit-qemu/: 7.x's kunit.py asks for
+# KVM first, and only $accel may run.
+(cd "$TS_SRC" && PATH="$TS_REPO/scripts/kunit-qemu:$PATH" KUNIT_QEMU_ACCEL=$accel \
+	flock "$TS_BUILD_LOCK" python3 tools/testing/kunit/kunit.py run \
 	"${args[@]}" --build_dir="$build_dir" --jobs="$TS_JOBS" --timeout=600 \
 	--qemu_args="-accel $accel" --json="$results/results.json") \
 	>"$results/kunit.log" 2>&1 || rc=$?

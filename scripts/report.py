@@ -3,8 +3,9 @@
 
 The one judge of the integration boot: compares kernel OLD with kernel NEW
 and writes RESULTS_DIR/report-OLD-NEW.md and RESULTS_DIR/report-OLD-NEW.json.
-The kernels, in their order: base (6.12), fixes (6.12 + the fixes part of
-patches/series) and patched (6.12 + the whole series); OLD comes before NEW.
+The kernels, in their order: base (Debian's linux-source-X.Y of
+TS_KERNEL), fixes (base + the fixes part of the kernel's series) and
+patched (base + the whole series); OLD comes before NEW.
 
 Reads RESULTS_DIR/OLD/verdict.json and RESULTS_DIR/NEW/verdict.json, the
 KTAP trees that scripts/ktap.py read from the serial logs, and

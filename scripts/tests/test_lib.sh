@@ -116,5 +116,27 @@ expect 1 "boot.sh --list-reports is for the sanitized variant only" "sanitized v
 expect 1 "boot.sh refuses a TS_SANITIZED_SCALE that is not a factor" "TS_SANITIZED_SCALE=0.5" \
 	env TS_SANITIZED_SCALE=0.5 "$TS_REPO/scripts/boot.sh" base tests sanitized
 
+# scripts/kunit-qemu/: kunit.py's QEMU gets only the chosen accelerator,
+# whatever kunit.py asks for (7.x's asks for KVM first), and every other
+# argument as it was given.
+mkdir -p "$tmp/qemu"
+cat >"$tmp/qemu/qemu-system-x86_64" <<'SH'
+#!/bin/sh
+printf '%s\n' "$@"
+SH
+chmod +x "$tmp/qemu/qemu-system-x86_64"
+wrap=$TS_REPO/scripts/kunit-qemu
+got=$(KUNIT_QEMU_ACCEL=tcg PATH="$wrap:$tmp/qemu:$PATH" qemu-system-x86_64 -nodefaults \
+	-append 'a b' -accel kvm -accel hvf -accel tcg -serial stdio -accel tcg | paste -sd' ' -)
+[ "$got" = "-nodefaults -append a b -accel tcg -serial stdio" ] &&
+	ok "kunit-qemu keeps one -accel tcg of kunit.py's kvm, hvf, tcg" ||
+	not_ok "kunit-qemu keeps one -accel tcg of kunit.py's kvm, hvf, tcg (got: $got)"
+got=$(KUNIT_QEMU_ACCEL=tcg PATH="$wrap:$tmp/qemu:$PATH" qemu-system-x86_64 -kernel k | paste -sd' ' -)
+[ "$got" = "-kernel k -accel tcg" ] &&
+	ok "kunit-qemu adds -accel tcg where kunit.py names none (6.x)" ||
+	not_ok "kunit-qemu adds -accel tcg where kunit.py names none (6.x) (got: $got)"
+expect 2 "kunit-qemu refuses to run without KUNIT_QEMU_ACCEL" "KUNIT_QEMU_ACCEL is not set" \
+	env -u KUNIT_QEMU_ACCEL PATH="$wrap:$tmp/qemu:$PATH" qemu-system-x86_64 -accel kvm
+
 echo "1..$n"
 [ "$nfail" -eq 0 ] || { echo "error: test_lib.sh: $nfail of $n failed" >&2; exit 1; }

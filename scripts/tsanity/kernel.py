@@ -11,9 +11,10 @@ import subprocess
 # file (its order and parts), the patches, intended-differences,
 # checkpatch.waivers and (7.3) new-interfaces.  Any other kernel has no
 # series of its own.
-# patches/ is the mainline series (7.3); patches/v6.12/ is the series as it
-# was completed on 6.12, which the checks run on until they all run on
-# 7.3 (issue 22).
+# patches/ is the mainline series (7.3, the default kernel); patches/v6.12/
+# is the series as it was completed on 6.12, still runnable with
+# TS_KERNEL=6.12 (the stable kernels get backports of the fixes instead:
+# patches/stable/).
 SERIES = {"7.3": "patches", "6.12": "patches/v6.12"}
 
 # The three kernels of a tree: base (Debian's source), fixes (base + the
