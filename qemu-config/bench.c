@@ -20,7 +20,9 @@
  *    value, an absolute time in the past, a disarmed timer, nothing to
  *    wait for, an io_uring timeout armed and removed at once).
  * The series differs per kernel (docs/mainline.md).  A tree whose uapi
- * has registered wait regions (IORING_REG_WAIT_TS: 7.3) carries the
+ * has registered wait regions (the macro IORING_ENTER_EXT_ARG_REG; 7.3;
+ * IORING_REG_WAIT_TS is an enum constant, which #ifdef cannot see)
+ * carries the
  * series that keeps io_uring's old answers where public callers rely on
  * them: a timeout request's tv_nsec of a second or more is carried, and
  * io_uring_enter()'s wait takes any signed sum, a negative one ending the
@@ -156,7 +158,7 @@ struct entry {
  * wait's signed sum (see the head comment), and adds the registered wait
  * region; 6.12's refuses both.
  */
-#ifdef IORING_REG_WAIT_TS
+#ifdef IORING_ENTER_EXT_ARG_REG
 #define URING_ENTRIES \
 	{ .name = "io_uring_enter-ext_arg", .kind = K_URING_ENTER, \
 	  .nr = __NR_io_uring_enter, .form = T64, .quick_err = ETIME, \
@@ -290,7 +292,7 @@ static struct {
 	struct io_uring_sqe *sqes;
 } ring;
 
-#ifdef IORING_REG_WAIT_TS
+#ifdef IORING_ENTER_EXT_ARG_REG
 /*
  * A second ring, created disabled so that one page can be registered as
  * its wait region, then enabled: the wait arguments are at offset 0.
@@ -485,7 +487,7 @@ static int call(const struct entry *e, struct input in, int refuse)
 		ret = syscall(e->nr, ring.fd, 0, 1, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
 			      &garg, sizeof(garg));
 		break;
-#ifdef IORING_REG_WAIT_TS
+#ifdef IORING_ENTER_EXT_ARG_REG
 	case K_URING_REG_WAIT:
 		/* an empty ring: the wait timeout, read from the region, ends the wait */
 		memset(wring.w, 0, sizeof(*wring.w));
@@ -631,7 +633,7 @@ static void setup(void)
 		ksft_exit_fail_msg("setup: io_setup: %s\n", strerror(errno));
 	if (ring_open())
 		ksft_exit_fail_msg("setup: io_uring_setup or its mmap: %s\n", strerror(errno));
-#ifdef IORING_REG_WAIT_TS
+#ifdef IORING_ENTER_EXT_ARG_REG
 	if (wring_open())
 		ksft_exit_fail_msg("setup: a ring with a registered wait region: %s\n",
 				   strerror(errno));

@@ -156,7 +156,10 @@ EOF
 git -C "$tree" init -q
 git -C "$tree" add fs/fake.c
 git -C "$tree" -c user.name=t -c user.email=t@t commit -q -m fixture
-git -C "$tree" tag base-6.12
+# The tag the audit reads the series from: the kernel's (TS_KERNEL's) base.
+base_tag=$(python3 "$repo/scripts/ts" env | sed -n 's/^TS_BASE_TAG=//p')
+[ -n "$base_tag" ] || { echo "error: scripts/ts env names no TS_BASE_TAG" >&2; exit 1; }
+git -C "$tree" tag "$base_tag"
 printf 'virtual audit\n\n@r@\n@@\n- fake_never_called_anywhere();\n' >"$tmp/none.cocci"
 # table FILE ENTRY...: a forms table module whose entries are ENTRY, each
 # "id:file:function" (set-aside: none), checked by the real validate().
@@ -222,6 +225,11 @@ check "audit.sh with a missing forms table exits 2" 2 '^error: forms table .*non
 # $STUB_OUT and exits $STUB_RC.
 mkdir -p "$tmp/repo/scripts"
 touch "$tmp/repo/scripts/forms.cocci" "$tmp/repo/scripts/forms_table.py"
+# the project's semantic patch, which audit.sh takes where the tree's has no
+# audit rules (7.3's series)
+printf 'virtual audit\n' >"$tmp/repo/scripts/audit.cocci"
+# the kernel that audit.sh names in its messages, as a pattern
+ver_re=$(printf '%s' "${base_tag#base-}" | sed 's/\./\\./g')
 cat >"$tmp/repo/scripts/audit.py" <<'EOF'
 #!/bin/sh
 [ -z "$STUB_OUT" ] || printf '%s\n' "$STUB_OUT"
@@ -245,21 +253,21 @@ stub 3 ""
 check "audit.sh: audit.py 3 gives 2" 2 '^error: audit failed \(audit\.py exit 3'
 stub 1 "$both" --base
 check "audit.sh --base: every expected path inconsistent gives 0" 0 \
-	'^==> audit of 6\.12: 2 inconsistent timeout-path rows'
+	"^==> audit of $ver_re: 2 inconsistent timeout-path rows"
 stub 1 "${both%%$'\n'*}" --base
 check "audit.sh --base: an expected path not inconsistent gives 1" 1 \
-	'^error: audit of 6\.12 does not name these paths as inconsistent: b/y\.c:g '
+	'^error: audit of '"$ver_re"' does not name these paths as inconsistent: b/y\.c:g '
 stub 0 "" --base
 check "audit.sh --base: every path consistent gives 1" 1 \
-	'^error: audit of 6\.12 finds every timeout path consistent'
+	'^error: audit of '"$ver_re"' finds every timeout path consistent'
 stub 2 "$both" --base
-check "audit.sh --base: audit.py 2 gives 2" 2 '^error: audit of 6\.12 failed \(audit\.py exit 2'
+check "audit.sh --base: audit.py 2 gives 2" 2 '^error: audit of '"$ver_re"' failed \(audit\.py exit 2'
 stub 1 "$both"$'\nunlisted timeout form: a/x.c f(): tv.tv_usec' --base
 check "audit.sh --base: an unlisted timeout form gives 1" 1 \
-	'^error: audit of 6\.12: the other timeout forms are not as .*forms_table\.py says'
+	'^error: audit of '"$ver_re"': the other timeout forms are not as .*forms_table\.py says'
 stub 1 "$both"$'\nstale forms_table entry: x: none of a/x.c:f found' --base
 check "audit.sh --base: a stale forms table entry gives 1" 1 \
-	'^error: audit of 6\.12: the other timeout forms are not as'
+	'^error: audit of '"$ver_re"': the other timeout forms are not as'
 stub 1 'stale forms_table entry: x: none of a/x.c:f found' --strict
 check "audit.sh --strict: forms not as the table says gives 1, named" 1 \
 	'^error: audit: other timeout forms not as .*forms_table\.py says \(listed above\)$'
