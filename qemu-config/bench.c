@@ -26,8 +26,9 @@
  * series that keeps io_uring's old answers where public callers rely on
  * them: a timeout request's tv_nsec of a second or more is carried, and
  * io_uring_enter()'s wait takes any signed sum, a negative one ending the
- * wait at once.  There the SQE timeouts' refuse path is tv_nsec = -1,
- * which every kernel refuses, io_uring_enter()'s wait has no refuse path
+ * wait at once.  There the SQE timeouts' refuse path is tv_sec = -1,
+ * which every kernel refuses (in both ABIs: the compat entry
+ * zero-extends a tv_nsec of -1), io_uring_enter()'s wait has no refuse path
  * (only its quick one is measured), and the wait timeout of a registered
  * wait region is one more entry of the fixes part.
  * Each path is called in a loop for "repeats" windows of "window_ns" of
@@ -138,16 +139,21 @@ struct entry {
 #define NO_REFUSE	(-2)
 
 #define NEG	{ 0, -1 }
+#define NEG_SEC	{ -1, 0 }
 #define ZERO	{ 0, 0 }
 #define ONE_S	{ 1, 0 }
 #define NSEC1S	{ 0, NSEC_PER_SEC }
 #define E(n, k, nr_, f, q) \
 	{ .name = n, .kind = k, .nr = nr_, .form = f, .quick_err = q, \
 	  .refuse_err = EINVAL, .refuse = NEG, .quick = ZERO }
-/* An entry every kernel refuses {0, -1} of, with its own quick input */
+/*
+ * An entry every kernel refuses {-1, 0} of, with its own quick input: a
+ * negative tv_sec, since the compat entry zero-extends tv_nsec (-1 is
+ * read as 4294967295 ns and carried)
+ */
 #define E_Q(n, k, nr_, q, qi) \
 	{ .name = n, .kind = k, .nr = nr_, .form = T64, .quick_err = q, \
-	  .refuse_err = EINVAL, .refuse = NEG, .quick = qi }
+	  .refuse_err = EINVAL, .refuse = NEG_SEC, .quick = qi }
 /* An entry of the fixes part: its refusal, refused input and quick input */
 #define F(n, k, nr_, f, q, rerr, r, qi) \
 	{ .name = n, .kind = k, .nr = nr_, .form = f, .quick_err = q, \

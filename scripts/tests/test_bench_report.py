@@ -228,7 +228,7 @@ if __name__ == "__main__":
 
 class BenchReport73(unittest.TestCase):
     """7.3's series: io_uring's SQE timeouts and wait saturate (every kernel
-    refuses the SQE timeouts' {0, -1}; the wait has no refuse path), and
+    refuses the SQE timeouts' {-1, 0}; the wait has no refuse path), and
     the registered wait region, sync cancel, aio, vsock and PPS refuse."""
 
     setUp = BenchReport.setUp
