@@ -34,7 +34,7 @@ for k in base patched; do
 		{ tail -n 30 "$results/$k.log" >&2; die "make htmldocs SPHINXDIRS=\"$sphinxdirs\" failed on $k: see $results/$k.log"; }
 	# "file:line: WARNING: message" and sphinx's own "WARNING: message".
 	grep -E '(WARNING|ERROR|CRITICAL|[Ww]arning:)' "$results/$k.log" |
-		sed -E "s#$src/##; s#:[0-9]+:#:#" | sort >"$results/$k.warnings" || [ $? -eq 1 ]
+		sed -E "s#$src/##g; s#:[0-9]+:#:#g" | sort >"$results/$k.warnings" || [ $? -eq 1 ]
 done
 new=$(awk 'NR==FNR {b[$0]++; next} {if (b[$0] > 0) b[$0]--; else print}' \
 	"$results/base.warnings" "$results/patched.warnings")
