@@ -68,26 +68,30 @@ SLEEPS = {("nanosleep", "quick"), ("clock_nanosleep-rel", "quick")}
 # only saturates changes no answer of the bench and is listed for its
 # cost on the quick path.  7.3's series keeps io_uring's carry and the
 # wait's signed sum (docs/mainline.md, decisions 1 and 2).
+# The entry points that both kernels' fixes parts name.
+SQE_TIMEOUTS = ("io_uring-timeout", "io_uring-link_timeout", "io_uring-timeout_update")
+SQE_WHAT = "(IORING_OP_TIMEOUT, IORING_OP_LINK_TIMEOUT, the timeout update)"
+AIO = ("aio: the io_getevents() and io_pgetevents() timeout checked",
+       ("io_getevents", "io_getevents_time32", "io_pgetevents", "io_pgetevents_time64",
+        "io_pgetevents_time32"), True)
+VSOCK = ("vsock: SO_VM_SOCKETS_CONNECT_TIMEOUT with a negative tv_usec refused (ERANGE)",
+         ("setsockopt-vsock_connect_timeout",), True)
+PPS = ("PPS_FETCH: a negative nsec refused", ("ioctl-pps_fetch",), True)
 ALL_FIXES = {
     "6.12": (
-        ("0001", "io_uring: a timeout's tv_nsec >= NSEC_PER_SEC refused (IORING_OP_TIMEOUT, "
-         "IORING_OP_LINK_TIMEOUT, the timeout update)",
-         ("io_uring-timeout", "io_uring-link_timeout", "io_uring-timeout_update"), True),
+        ("0001", f"io_uring: a timeout's tv_nsec >= NSEC_PER_SEC refused {SQE_WHAT}",
+         SQE_TIMEOUTS, True),
         ("0002", "io_uring_enter(): the EXT_ARG wait timeout checked",
          ("io_uring_enter-ext_arg",), True),
         ("0003", "IORING_REGISTER_SYNC_CANCEL: the timeout checked",
          ("io_uring_register-sync_cancel",), True),
-        ("0004", "aio: the io_getevents() and io_pgetevents() timeout checked",
-         ("io_getevents", "io_getevents_time32", "io_pgetevents", "io_pgetevents_time64",
-          "io_pgetevents_time32"), True),
-        ("0005", "vsock: SO_VM_SOCKETS_CONNECT_TIMEOUT with a negative tv_usec refused (ERANGE)",
-         ("setsockopt-vsock_connect_timeout",), True),
-        ("0006", "PPS_FETCH: a negative nsec refused", ("ioctl-pps_fetch",), True),
+        ("0004", *AIO),
+        ("0005", *VSOCK),
+        ("0006", *PPS),
     ),
     "7.3": (
-        ("0001", "io_uring: a timeout's carried tv_nsec saturated (IORING_OP_TIMEOUT, "
-         "IORING_OP_LINK_TIMEOUT, the timeout update)",
-         ("io_uring-timeout", "io_uring-link_timeout", "io_uring-timeout_update"), False),
+        ("0001", f"io_uring: a timeout's carried tv_nsec saturated {SQE_WHAT}",
+         SQE_TIMEOUTS, False),
         ("0002", "io_uring_enter(): the EXT_ARG wait timeout saturated",
          ("io_uring_enter-ext_arg",), False),
         ("0003", "io_uring_enter(): the wait timeout of a registered wait region checked",
@@ -96,12 +100,9 @@ ALL_FIXES = {
          ("io_uring_register-sync_cancel",), False),
         ("0006", "IORING_REGISTER_SYNC_CANCEL: the timeout checked",
          ("io_uring_register-sync_cancel",), True),
-        ("0007", "aio: the io_getevents() and io_pgetevents() timeout checked",
-         ("io_getevents", "io_getevents_time32", "io_pgetevents", "io_pgetevents_time64",
-          "io_pgetevents_time32"), True),
-        ("0008", "vsock: SO_VM_SOCKETS_CONNECT_TIMEOUT with a negative tv_usec refused (ERANGE)",
-         ("setsockopt-vsock_connect_timeout",), True),
-        ("0009", "PPS_FETCH: a negative nsec refused", ("ioctl-pps_fetch",), True),
+        ("0007", *AIO),
+        ("0008", *VSOCK),
+        ("0009", *PPS),
     ),
 }
 if V not in ALL_FIXES:
