@@ -12,14 +12,18 @@ A test is SUITE/ABI/PROGRAM.  On each kernel it ran the same runs
 (qemu-config/init.c's verdicts: PASS, SKIP, FAIL; ERROR when the KTAP
 parser could not tell); its verdict there is the verdict of its runs.
   - A test whose runs disagree on a kernel is flaky: it fails the stage,
-    with the output of its runs, unless a `flaky` rule names it; a
-    listed flaky test is reported but not compared.
+    with the output of its runs, unless a `flaky` rule names it.  A
+    listed flaky test is reported but never compared, whether or not its
+    runs disagreed this time: its verdict under TCG is noise either way,
+    and a judge that needed it to vary would itself be flaky.
   - Every test must have the same verdict on the three kernels, unless a
     `differs` rule names it: then it must have exactly the rule's
     verdicts (a listed test that does not differ is a failure).
   - A test that fails on all three kernels proves nothing about the
     series: it fails the stage unless a `fails` rule names it.
-  - A rule that matches no test is a failure (a stale list).
+  - A rule that matches no test that needs it is a failure (a stale
+    list): a `flaky` rule one that names no test that ran, a `differs` or
+    `fails` rule one that names no test its kind applies to.
 
 FILE (default qemu-config/suites/intended) holds one rule a line, fields
 separated by white space, # starting a comment:
@@ -136,12 +140,13 @@ def judge(kernels, rules):
             else:
                 verdicts[k] = statuses[0]
         note = ""
-        fl = rule("flaky", test) if unstable else None
+        fl = rule("flaky", test)
         if unstable and not fl:
             problems.append(f"{test}: flaky: its runs disagree ({', '.join(f'{k} {v}' for k, v in verdicts.items())})")
-        if unstable:
-            note = f"flaky{' (listed: ' + fl.reason + ')' if fl else ''}"
-            rows.append((test, verdicts, note))
+        if fl:
+            note = f"flaky (listed: {fl.reason})" + ("" if unstable else "; steady this time, not compared")
+        if unstable or fl:
+            rows.append((test, verdicts, note or "flaky"))
             continue
         d = rule("differs", test)
         if len(verdicts) != len(KERNELS):

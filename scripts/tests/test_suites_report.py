@@ -100,6 +100,20 @@ class Judge(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("flaky (listed: TCG timing)", out)
 
+    def test_listed_flaky_test_steady_this_time_is_not_compared(self):
+        self.write_rules("flaky liburing/*/min-timeout TCG timing\n")
+        self.boot(base={"liburing/32/min-timeout": ["PASS"] * 3},
+                  fixes={"liburing/32/min-timeout": ["FAIL"] * 3},
+                  patched={"liburing/32/min-timeout": ["PASS"] * 3})
+        rc, out, err = self.run_judge()
+        self.assertEqual(rc, 0, err)
+        self.assertIn("steady this time, not compared", out)
+        # It must still have run everywhere.
+        self.boot(patched={"liburing/64/other": ["PASS"] * 3})
+        rc, _, err = self.run_judge()
+        self.assertEqual(rc, 1)
+        self.assertIn("liburing/32/min-timeout: not run on patched", err)
+
     def test_failing_everywhere_needs_a_rule(self):
         self.same({"libaio/64/23": ["FAIL"] * 3})
         rc, _, err = self.run_judge()
