@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""usage: scripts/mbox.py
+"""usage: scripts/mbox.py [--stable-sendable X.Y]
 
 Write the submission, one mbox per destination tree, under
 $TS_RESULTS/mbox, and prove that each one can be sent.  Nothing is sent.
@@ -46,6 +46,12 @@ prefix.  Then every mbox is checked:
 $TS_RESULTS/mbox/summary.md lists the mboxes in their order, and the
 recipients of every patch.
 
+The stable backports (patches/stable/X.Y/) are written beside them as
+drafts, stable-X.Y.y.draft.mbox, addressed to nobody: each still says
+"[ Upstream commit TBD ]" (tsanity.mbox.stable).  --stable-sendable X.Y
+writes stable-X.Y.y.mbox, addressed to stable@vger.kernel.org, into
+$TS_RESULTS/mbox-stable instead, and refuses while any TBD is left.
+
 The steps are the modules of scripts/tsanity/mbox/ (build.py runs them in
 order); this file checks that the tree holds the series, reads the
 figures, and publishes the mboxes once every check passed.
@@ -62,6 +68,7 @@ from tsanity.mbox.build import Submission, build
 from tsanity.mbox.figures import figures
 from tsanity.mbox.patches import applied_series
 from tsanity.mbox.people import author, fmt_addr
+from tsanity.mbox import stable
 from tsanity.mbox.tools import die, run
 
 # TS_KERNEL's X.Y; a bad TS_KERNEL ends the script here, named.
@@ -71,7 +78,10 @@ BASE_TEXT = ("Debian's linux-source-{version} {pkgver}, that is v{kver} plus Deb
 
 
 def main():
-    if len(sys.argv) != 1:
+    args = sys.argv[1:]
+    if args and args[0] == "--stable-sendable" and len(args) == 2:
+        return sendable(args[1])
+    if args:
         die(__doc__.strip().splitlines()[0])
     who = author()
     cfg, kernel, layout = ts_cli.context()
@@ -102,13 +112,37 @@ def main():
                          commits=commits, base_text=base_text, figs=figs, out=out, tmp=tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    drafts = [stable.draft(v, who, out) for v in stable.versions()]
+    with open(os.path.join(out, "summary.md"), "a") as fh:
+        fh.write("\n## Stable drafts\n\nNot addressed: each backport waits for its "
+                 "mainline commit (`[ Upstream commit TBD ]`); `scripts/mbox.py "
+                 "--stable-sendable X.Y` refuses until no TBD is left.\n\n"
+                 "| draft | patches | TBD left |\n|---|---|---|\n")
+        for path, n, left in drafts:
+            fh.write(f"| {os.path.basename(path)} | {n} | {len(left)} |\n")
     shutil.rmtree(final, ignore_errors=True)
     os.rename(out, final)
-    print(f"mbox: {len(glob.glob(os.path.join(final, '*.mbox')))} mboxes by "
+    print(f"mbox: {len(glob.glob(os.path.join(final, '[0-9]*.mbox')))} mboxes by "
           f"{fmt_addr(*who)}, checked:")
-    for path in sorted(glob.glob(os.path.join(final, "*.mbox"))):
+    for path in sorted(glob.glob(os.path.join(final, "[0-9]*.mbox"))):
         print(f"  {path}")
+    for path, n, left in drafts:
+        print(f"  {path} (draft: {n} backports, {len(left)} TBD left, not addressed)")
     print(os.path.join(final, "summary.md"))
+    return 0
+
+
+def sendable(version):
+    """--stable-sendable X.Y: the stable mbox for stable@, or a refusal
+    that names every TBD left."""
+    if version not in stable.versions():
+        die(f"no stable series patches/stable/{version}/series (have: "
+            f"{', '.join(stable.versions())})")
+    who = author()
+    _, _, layout = ts_cli.context()
+    out = layout.named_results("mbox-stable")
+    os.makedirs(out, exist_ok=True)
+    print(stable.sendable(version, who, out))
     return 0
 
 

@@ -132,8 +132,9 @@ class Layout:
 
     def named_results(self, job):
         """The results of a job that writes one directory: audit,
-        audit-base, bench, htmldocs, mbox, random, checks."""
-        if job not in ("audit", "audit-base", "bench", "htmldocs", "mbox", "random", "checks"):
+        audit-base, bench, htmldocs, mbox, mbox-stable, random, checks."""
+        if job not in ("audit", "audit-base", "bench", "htmldocs", "mbox", "mbox-stable",
+                       "random", "checks"):
             raise ValueError(f"no results directory for '{job}'")
         return os.path.join(self.results, job)
 

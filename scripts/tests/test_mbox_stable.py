@@ -1,0 +1,116 @@
+"""Tests of the stable mboxes (scripts/tsanity/mbox/stable.py): make mbox
+writes each patches/stable/X.Y/ series as a draft addressed to nobody,
+and the sendable mbox for stable@ is refused while a TBD is left.
+
+Run from the repository's root:
+  python3 -m unittest discover -s scripts/tests -p 'test_*.py'
+"""
+import io
+import contextlib
+import os
+import re
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+from tsanity.mbox import msgid, stable  # noqa: E402
+
+WHO = ("Ada Tester", "ada@example.net")
+
+
+def heads(mbox):
+    """The header block of each mail of MBOX's text."""
+    mails = re.split(r"^From 0{40} ", mbox, flags=re.M)[1:]
+    return [m.partition("\n\n")[0] for m in mails]
+
+
+class StableMboxes(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="ts-test-stable.")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_versions(self):
+        self.assertEqual(stable.versions(), ["6.1", "6.12"])
+
+    def test_draft_is_addressed_to_nobody_and_carries_the_author(self):
+        for v in stable.versions():
+            path, n, left = stable.draft(v, WHO, self.tmp)
+            self.assertEqual(os.path.basename(path), f"stable-{v}.y.draft.mbox")
+            with open(path) as f:
+                text = f.read()
+            names = stable.patch_names(v)
+            self.assertEqual(n, len(names))
+            hs = heads(text)
+            self.assertEqual(len(hs), n, path)
+            self.assertNotIn("timespec-sanity@example.org>\n", text.replace(
+                msgid.DOMAIN, "domain"), "the project's identity is left in " + path)
+            self.assertEqual(text.count("Signed-off-by: Ada Tester <ada@example.net>"), n)
+            for h, name in zip(hs, names):
+                self.assertNotRegex(h, r"(?m)^(To|Cc):", f"{v} {name} is addressed")
+                self.assertIn("From: Ada Tester <ada@example.net>", h)
+                self.assertIn(f"Message-ID: {msgid.message_id(name, v + '.y')}", h)
+            # Threaded to the first patch.
+            for h in hs[1:]:
+                self.assertIn(f"In-Reply-To: {msgid.message_id(names[0], v + '.y')}", h)
+            # Today every backport waits for its upstream commit.
+            self.assertEqual(len(left), n, left)
+            self.assertTrue(all("[ Upstream commit TBD ]" == line for _, _, line in left))
+
+    def test_sendable_refused_while_tbd_left(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit):
+            stable.sendable("6.12", WHO, self.tmp)
+        self.assertIn("TBD left", err.getvalue())
+        first = stable.patch_names("6.12")[0]
+        self.assertIn(f"{first}:", err.getvalue())
+        self.assertEqual(os.listdir(self.tmp), [])
+
+    def copy_repo(self, version, sha):
+        """A repository holding only patches/stable/VERSION, with every TBD
+        replaced by SHA."""
+        repo = os.path.join(self.tmp, "repo")
+        src, dst = stable.stable_dir(version), stable.stable_dir(version, repo)
+        shutil.copytree(src, dst)
+        for name in stable.patch_names(version, repo):
+            p = os.path.join(dst, name)
+            with open(p) as f:
+                text = f.read()
+            with open(p, "w") as f:
+                f.write(text.replace("TBD", sha))
+        return repo
+
+    def test_sendable_once_every_commit_is_known(self):
+        repo = self.copy_repo("6.12", "0123456789abcdef0123456789abcdef01234567")
+        out = os.path.join(self.tmp, "out")
+        os.makedirs(out)
+        path = stable.sendable("6.12", WHO, out, repo)
+        with open(path) as f:
+            hs = heads(f.read())
+        self.assertEqual(len(hs), len(stable.patch_names("6.12", repo)))
+        for h in hs:
+            self.assertRegex(h, r"(?m)^To: stable@vger\.kernel\.org$")
+            self.assertNotIn("ada@example.net,", h.split("\nSubject:")[0].split("Cc:")[-1])
+
+    def test_a_patch_without_the_project_identity_is_named(self):
+        repo = self.copy_repo("6.1", "0123456789abcdef0123456789abcdef01234567")
+        name = stable.patch_names("6.1", repo)[1]
+        p = os.path.join(stable.stable_dir("6.1", repo), name)
+        with open(p) as f:
+            text = f.read()
+        with open(p, "w") as f:
+            f.write(text.replace("From: Timespec Sanity Project", "From: Someone Else"))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit):
+            stable.mails("6.1", WHO, repo)
+        self.assertIn(name, err.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main()
