@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""usage: scripts/report.py [--intended FILE] RESULTS_DIR OLD NEW
+"""usage: scripts/report.py [--intended FILE | --stable] RESULTS_DIR OLD NEW
 
 The one judge of the integration boot: compares kernel OLD with kernel NEW
 and writes RESULTS_DIR/report-OLD-NEW.md and RESULTS_DIR/report-OLD-NEW.json.
@@ -27,6 +27,15 @@ fail the contract, and a test may fail only by them.  Exits 1 on a test or
 case that failed where no rule allows it, on a difference no rule covers,
 on a covered case that does not show its difference, and on anything the
 reader found wrong, each named on stderr; 2 on a usage error; 0 otherwise.
+
+--stable (make stable): TS_KERNEL is a stable kernel, OLD its base and NEW
+stable, base + its backports (patches/stable/X.Y/), both booted with
+mainline's selftests.  The rules are mainline's
+(patches/intended-differences), split by tsanity.stable.split_rules():
+the rules of the backported fixes are the differences, as above; a case of
+a rule of a fix that is not backported is one the kernel predates: it may
+fail the contract on both kernels, with the rule's base answer on both
+(counted as "predates"), and must be answered alike.
 """
 import argparse
 import collections
@@ -37,12 +46,13 @@ import sys
 import intended
 import timeout_classes as tc
 from tsanity import cli as ts_cli
+from tsanity import stable as ts_stable
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The kernels, oldest first, with the words the report uses for them.
 V = ts_cli.version_or_exit()
 KERNELS = {"base": f"base ({V})", "fixes": f"fixes ({V} + fixes)",
-           "patched": f"patched ({V} + series)"}
+           "patched": f"patched ({V} + series)", "stable": f"stable ({V} + backports)"}
 
 
 def nodes(tests, path=()):
@@ -104,25 +114,28 @@ def init_exit_1(prog):
 INIT_KILLED = ("killed", "left processes")
 
 
-def judge_kernel(k, rules, old, problems):
+def judge_kernel(k, rules, old, problems, predates=()):
     """Problems of one kernel's tests and cases.  Cases may fail the
-    contract by design only on the old kernel.  Sets k["by_design"], how
-    many cases failed by design, and k["failed_by_design"], the tests that
-    failed by them alone."""
+    contract by design only on the old kernel, and by a change the kernel
+    predates (PREDATES: rules of fixes not backported) on both.  Sets
+    k["by_design"], how many cases failed by design, k["predates"], how
+    many by a change the kernel predates, and k["failed_by_design"], the
+    tests that failed by them alone."""
     kernel, tests, diags = k["name"], k["tests"], k["diags"]
-    failing, by_design = collections.defaultdict(list), 0
+    failing, by_design, before = collections.defaultdict(list), 0, 0
     for case, d in sorted(diags.items()):
         if d["exp"] == d["got"]:
             continue
         try:
             ok = old and intended.fails_by_design(rules, d)
+            older = not ok and intended.fails_by_design(predates, d)
         except ValueError as e:
             problems.append(str(e))
-            ok = False
-        failing[d["test"]].append((case, ok))
-        if ok:
-            by_design += 1
-        else:
+            ok = older = False
+        failing[d["test"]].append((case, ok or older))
+        before += older
+        by_design += bool(ok)
+        if not (ok or older):
             problems.append(f"{kernel}: case failed: {case}: expected {d['exp']}, got {d['got']}")
     ok_tests = set()
     contract_programs = {d["test"].split("/")[0] for d in diags.values()}
@@ -159,10 +172,10 @@ def judge_kernel(k, rules, old, problems):
             ok_tests.add(name)
         else:
             problems.append(f"{kernel}: test {st}: {name}")
-    k["by_design"], k["failed_by_design"] = by_design, ok_tests
+    k["by_design"], k["predates"], k["failed_by_design"] = by_design, before, ok_tests
 
 
-def judge(results, old, new, rules, label="the list of intended differences"):
+def judge(results, old, new, rules, label="the list of intended differences", predates=()):
     """Judge kernel new against kernel old from the verdicts under results,
     with the rules of intended.load(); label names their list in the
     problems.  Returns (problems, data): the problems found (none: PASS)
@@ -193,7 +206,7 @@ def judge(results, old, new, rules, label="the list of intended differences"):
                         f"{' '.join(b['random'] or ['none'])} (seed, inputs per test)")
     names = sorted(set(a["tests"]) | set(b["tests"]))
     for k in (a, b):
-        judge_kernel(k, rules, k is a, problems)
+        judge_kernel(k, rules, k is a, problems, predates)
     changed = []
     for name in names:
         st = [k["tests"][name]["status"] if name in k["tests"] else "missing" for k in (a, b)]
@@ -255,7 +268,7 @@ def judge(results, old, new, rules, label="the list of intended differences"):
         "seen": sum(1 for c, o, n, r in wanted if (o, n) == (r.base, r.patched)),
         "matrix": matrix, "columns": columns,
         "others": sorted({n.split("/")[0] for n in names} - contract_programs),
-        "random": b["random"],
+        "random": b["random"], "predates": predates,
         "n_random": sum(1 for c in cases if (tc.case_name(c) or {"seed": None})["seed"]),
         "n_pointers": sum(1 for c in cases if tc.pointer_case(c)),
     }
@@ -296,6 +309,12 @@ def render_md(problems, data):
     else:
         out += ["", f"Differences between the kernels: {len(diffs)}; none is allowed "
                 f"({label} lists no rule)", ""]
+    if data["predates"]:
+        out += [f"Cases that fail the contract by a change this kernel predates (the rules of "
+                f"the fixes not backported: "
+                f"{', '.join(sorted({r.patch for r in data['predates']}))}; answered alike, "
+                f"the old answer): {O} {ks[old].get('predates', 0)}, "
+                f"{N} {ks[new].get('predates', 0)}", ""]
     rnd = data["random"]
     out += [f"Contract cases: the boundary table, "
             + (f"{data['n_random']} random inputs (seed {rnd[0]}, {rnd[1]} per test; "
@@ -386,6 +405,8 @@ def render_json(problems, data):
             "failed_by_design": k.get("by_design", 0),
             "cells": dict(sorted(cells.items())), "boot_to_verdict_s": k["boot"],
             "commit": k["commit"]}
+        if data["predates"]:
+            summary["kernels"][name]["predates"] = k.get("predates", 0)
     return summary
 
 
@@ -402,6 +423,8 @@ def main(argv=None):
     ap.add_argument("--intended", metavar="FILE", default=None,
                     help="the differences allowed (default: patches/intended-differences; "
                          "/dev/null: none)")
+    ap.add_argument("--stable", action="store_true",
+                    help="a stable kernel: base against base + backports, by mainline's rules")
     ap.add_argument("results", metavar="RESULTS_DIR")
     ap.add_argument("old", metavar="OLD", choices=list(KERNELS))
     ap.add_argument("new", metavar="NEW", choices=list(KERNELS))
@@ -416,13 +439,22 @@ def main(argv=None):
     for ext in (".md", ".json"):
         if os.path.exists(stem + ext):
             os.remove(stem + ext)
-    if args.intended is None:
+    if args.stable and args.intended is not None:
+        ap.error("--stable derives its rules from mainline's list: no --intended with it")
+    if args.stable and (args.old, args.new) != ("base", "stable"):
+        ap.error("--stable compares base with stable")
+    if args.stable:
+        args.intended = os.path.join(REPO, ts_stable.MAINLINE_DIR, "intended-differences")
+    elif args.intended is None:
         args.intended = intended.default()
+    predates = []
     try:
         rules = intended.load(args.intended)
+        if args.stable:
+            rules, predates = ts_stable.split_rules(rules, V)
     except OSError as e:
         ap.error(f"--intended: {e}")
-    except ValueError as e:
+    except (ValueError, ts_stable.StableError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     # The list as the report names it: the series' own by its place in the repo.
@@ -430,7 +462,9 @@ def main(argv=None):
     if os.path.abspath(label) == intended.default(required=False):
         label = os.path.relpath(label, REPO)
 
-    problems, data = judge(args.results, args.old, args.new, rules, label)
+    if args.stable:
+        label = f"{os.path.relpath(args.intended, REPO)} (the rules of the fixes backported to {V})"
+    problems, data = judge(args.results, args.old, args.new, rules, label, predates)
 
     with open(stem + ".md", "w") as f:
         f.write(render_md(problems, data))
@@ -443,6 +477,12 @@ def main(argv=None):
         print(f"{args.old}: {k['by_design']} cases fail the contract by design, each listed in "
               f"{label} ({V} answers them as the list says, and the fixes change exactly "
               "these): not failures of this run")
+    if predates:
+        print("predates: " + ", ".join(f"{n} {data['kernels'][n]['predates']}" for n in
+                                       (args.old, args.new))
+              + " cases fail the contract by a change this kernel predates (the rules of "
+              "the fixes not backported: " + ", ".join(sorted({r.patch for r in predates}))
+              + "): not failures of this run")
     for p in problems:
         print(f"error: {p}", file=sys.stderr)
     print(f"report: {summary['verdict']}: {args.old} vs {args.new}: "

@@ -18,6 +18,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
+import intended  # noqa: E402
+from tsanity import stable as ts_stable  # noqa: E402
 from tsanity.mbox import msgid, stable  # noqa: E402
 
 WHO = ("Ada Tester", "ada@example.net")
@@ -110,6 +112,51 @@ class StableMboxes(unittest.TestCase):
         with contextlib.redirect_stderr(err), self.assertRaises(SystemExit):
             stable.mails("6.1", WHO, repo)
         self.assertIn(name, err.getvalue())
+
+
+class StableSeries(unittest.TestCase):
+    """tsanity.stable: which mainline fix each backport is, read from its
+    Link:, and mainline's rules split by it."""
+
+    def test_backported(self):
+        for v in ts_stable.versions():
+            got = {b: m[:4] for b, m in ts_stable.backported(v).items()}
+            self.assertEqual(sorted(got.values()), ["0001", "0002", "0005"], v)
+
+    def rules(self):
+        path = os.path.join(REPO, "patches", "intended-differences")
+        return intended.load(path) + intended.load(path, forms=True)
+
+    def test_every_mainline_rule_splits(self):
+        for v in ts_stable.versions():
+            differences, predates = ts_stable.split_rules(self.rules(), v)
+            # The backported fixes (0001, 0002, 0005) change no answer a
+            # boot shows reliably, so they have no rule: every rule is of
+            # a fix that stable does not get.
+            self.assertEqual(differences, [])
+            self.assertEqual(sorted({r.patch for r in predates}),
+                             ["0003", "0006", "0007", "0008", "0009"])
+
+    def test_a_rule_of_no_fix_is_named(self):
+        rules = self.rules()
+        rules[0].patch = "io_uring"
+        with self.assertRaises(ts_stable.StableError) as e:
+            ts_stable.split_rules(rules, "6.12")
+        self.assertIn("'io_uring' is no fix", str(e.exception))
+
+    def test_a_backport_citing_no_fix_is_named(self):
+        repo = tempfile.mkdtemp(prefix="ts-test-stable.")
+        self.addCleanup(shutil.rmtree, repo)
+        shutil.copytree(os.path.join(REPO, "patches"), os.path.join(repo, "patches"))
+        name = ts_stable.patch_names("6.1", repo)[0]
+        p = os.path.join(ts_stable.stable_dir("6.1", repo), name)
+        with open(p) as f:
+            text = f.read()
+        with open(p, "w") as f:
+            f.write(re.sub(r"(?m)^Link: https://lore\.kernel\.org/r/0001-.*$", "", text))
+        with self.assertRaises(ts_stable.StableError) as e:
+            ts_stable.backported("6.1", repo)
+        self.assertIn(name, str(e.exception))
 
 
 if __name__ == "__main__":

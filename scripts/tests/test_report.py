@@ -211,6 +211,57 @@ class Synthetic(unittest.TestCase):
         self.assertIn("fixes (6.12 + fixes)", md)
         self.assertIn("Wanted: base (6.12) proceeds, fixes (6.12 + fixes) EINVAL.", md)
 
+    # --stable: a stable kernel's base against base + backports, by
+    # mainline's rules (patches/intended-differences split by
+    # tsanity.stable): aio's fix (0007) is not backported, so both kernels
+    # keep its old answer, which is no failure there.
+    AIO_OLD = {"x86_64 io_getevents rel sec=-1 nsec=0": "proceeds",
+               "x86_64 io_getevents rel sec=0 nsec=NSEC_PER_SEC": "proceeds"}
+
+    def stable_verdict(self, answers):
+        v = verdict()
+        v["tests"][0]["tests"].append(leaf("io_getevents", "rel", answers))
+        v["tests"][0] = program("timeout_classes", v["tests"][0]["tests"])
+        return v
+
+    def test_stable_predates_a_fix_not_backported(self):
+        self.write("base", self.stable_verdict(self.AIO_OLD))
+        self.write("stable", self.stable_verdict(self.AIO_OLD))
+        rc, out, err = self.run_report("--stable", self.dir, "base", "stable")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("predates: base 2, stable 2 cases", out)
+        self.assertIn("0007", out)
+        j = self.report_json("base", "stable")
+        self.assertEqual((j["differences"], j["kernels"]["stable"]["predates"]), (0, 2))
+        with open(os.path.join(self.dir, "report-base-stable.md")) as f:
+            self.assertIn("stable (6.12 + backports)", f.read())
+
+    def test_stable_backport_that_changes_an_answer_fails(self):
+        self.write("base", self.stable_verdict(self.AIO_OLD))
+        self.write("stable", self.stable_verdict(None))
+        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
+        self.assertEqual(rc, 1)
+        self.assertIn("differs, and no rule of patches/intended-differences", err)
+
+    def test_stable_other_wrong_answer_fails(self):
+        wrong = dict(self.AIO_OLD)
+        wrong["x86_64 io_getevents rel sec=-1 nsec=0"] = "ETIME"
+        self.write("base", self.stable_verdict(wrong))
+        self.write("stable", self.stable_verdict(wrong))
+        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
+        self.assertEqual(rc, 1)
+        self.assertIn("stable: case failed: x86_64 io_getevents rel sec=-1 nsec=0: "
+                      "expected EINVAL, got ETIME", err)
+
+    def test_stable_usage(self):
+        self.write("base", verdict())
+        self.write("stable", verdict())
+        rc, _, err = self.run_report("--stable", self.dir, "base", "stable",
+                                     intended_file="/dev/null")
+        self.assertEqual(rc, 2)
+        rc, _, err = self.run_report("--stable", self.dir, "base", "fixes")
+        self.assertEqual(rc, 2)
+
     def test_intended_difference_with_other_outcome_fails(self):
         with open(self.rule, "w") as f:
             f.write(RULE.replace("EINVAL", "ETIME"))

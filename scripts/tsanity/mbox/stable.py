@@ -12,9 +12,8 @@ sendable() makes the mail for stable@vger.kernel.org, and refuses while
 any patch of the series still holds a TBD, naming each (patch, line).
 """
 import os
-import re
 
-from .. import series as ts_series
+from .. import stable as ts_stable
 from ..config import REPO
 from .msgid import message_id, set_ids
 from .people import PROJECT_EMAIL, PROJECT_NAME, add_headers, body_people, cc_trailers, \
@@ -22,35 +21,9 @@ from .people import PROJECT_EMAIL, PROJECT_NAME, add_headers, body_people, cc_tr
 from .tools import die
 
 STABLE_LIST = "stable@vger.kernel.org"
-TBD = re.compile(r"\bTBD\b")
 PROJECT_FROM = f"From: {PROJECT_NAME} <{PROJECT_EMAIL}>"
-
-
-def stable_dir(version, repo=REPO):
-    return os.path.join(repo, "patches", "stable", version)
-
-
-def versions(repo=REPO):
-    """The X.Y of every stable series in the repository, oldest first."""
-    top = os.path.join(repo, "patches", "stable")
-    found = [v for v in os.listdir(top) if os.path.isfile(os.path.join(top, v, "series"))]
-    return sorted(found, key=lambda v: tuple(int(x) for x in v.split(".")))
-
-
-def patch_names(version, repo=REPO):
-    """The series of patches/stable/VERSION, in order (it may be empty)."""
-    return ts_series.patches(os.path.join(stable_dir(version, repo), "series"))
-
-
-def tbds(version, repo=REPO):
-    """[(patch, line number, line)] of every TBD left in the series."""
-    left = []
-    for name in patch_names(version, repo):
-        with open(os.path.join(stable_dir(version, repo), name)) as f:
-            for n, line in enumerate(f, 1):
-                if TBD.search(line):
-                    left.append((name, n, line.rstrip("\n")))
-    return left
+versions, patch_names, stable_dir, tbds = (ts_stable.versions, ts_stable.patch_names,
+                                           ts_stable.stable_dir, ts_stable.tbds)
 
 
 def with_author(text, who, where):
