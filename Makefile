@@ -11,6 +11,7 @@
 #                           +-> guest + initramfs -> random (a fresh seed; in check-full)
 #                           +-> initramfs -> check-sanitized (in check-full)
 #                           +-> kunit + report -> mbox
+#   initramfs (the mainline selftests) -> stable (6.12, 6.1: base and backports)
 #   deps -> suites (user space: liburing's and libaio's tests, kernel-independent)
 #           suites + guest (+ the fixes guest) -> subsystem-tests (in check, on 7.3)
 #
@@ -40,7 +41,7 @@ ALL_VARIANTS := integration futex-off posix-timers-off timerfd-off
 .PHONY: all test deps base tree kunit kunit-i386 kunit-arm64 kunit-sanitizers guest \
 	initramfs boot report fixes audit newapi check check-patches check-bisect \
 	check-warnings htmldocs check-scripts check-sanitized check-full bench random mbox \
-	suites subsystem-tests help clean-work
+	suites subsystem-tests stable help clean-work
 
 all: kunit report fixes ## the main job: KUnit, base and patched judged, the fixes alone
 
@@ -149,6 +150,9 @@ suites: deps ## liburing's and libaio's own tests from Debian's sources (sid), s
 subsystem-tests: suites guest ## liburing's and libaio's own tests (and the series' liburing and libaio tests) booted on 7.3 base, fixes and patched, 3 runs each: one verdict but the listed ones (qemu-config/suites/intended)
 	@$(S)/guest-kernel.sh fixes >/dev/null
 	@$(S)/subsystem-tests.sh
+
+stable: initramfs ## the stable kernels (patches/stable/X.Y/, Debian's 6.12 and 6.1): backports applied and checkpatch'ed, base and base + backports built and booted with mainline's selftests, judged by mainline's rules
+	@$(S)/stable.sh
 
 help: ## this list
 	@sed -n 's/^\([a-z0-9-]*\):.*## \(.*\)/\1\t\2/p' Makefile | column -t -s "$$(printf '\t')"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: scripts/boot.sh [--list-reports] {base|fixes|patched} [tests|bench|suites] [sanitized]
+# usage: scripts/boot.sh [--list-reports] {base|fixes|patched|stable} [tests|bench|suites|mainline] [sanitized]
 # Boot a guest kernel (scripts/guest-kernel.sh) with the initramfs of a
 # suite (scripts/initramfs.sh; default tests) under QEMU
 # (qemu-config/qemu.sh), bounded by TS_BOOT_TIMEOUT seconds.  The tests
@@ -9,7 +9,9 @@
 # recorded in $TS_RESULTS/tests/<kernel>/random.  Keeps the
 # serial console in $TS_RESULTS/<suite>/<kernel>/serial.log, with
 # verdict.json beside it (scripts/ktap.py, the one reader of the log) and
-# commit (what the kernel was built from).  Fails on a timeout, a kernel
+# commit (what the kernel was built from).  The suite "mainline" is the
+# tests initramfs of the mainline series' kernel, copied there by make
+# stable (scripts/stable.sh) to boot on a stable kernel.  Fails on a timeout, a kernel
 # splat (the tree's rcutorture console-badness.sh, panics, UBSAN, KASAN), a
 # log ktap.py cannot read, an /init that did not finish, ran another number
 # of programs than the initramfs lists, or whose count of failed programs
@@ -30,7 +32,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: scripts/boot.sh [--list-reports] {base|fixes|patched} [tests|bench|suites] [sanitized]"
+usage="usage: scripts/boot.sh [--list-reports] {base|fixes|patched|stable} [tests|bench|suites|mainline] [sanitized]"
 list_reports=0
 if [ "${1:-}" = --list-reports ]; then
 	list_reports=1
@@ -84,7 +86,7 @@ cp "$guest/ts-commit" "$results/commit"
 
 # The random inputs of timeout_classes: the kernel hands unknown
 # parameters of the form NAME=VALUE to /init as its environment.
-if [ "$suite" = tests ]; then
+if [ "$suite" = tests ] || [ "$suite" = mainline ]; then
 	[[ $TS_SEED =~ ^[0-9]+$ ]] || die "TS_SEED=$TS_SEED: not a number"
 	[[ $TS_RANDOM =~ ^[0-9]+$ ]] || die "TS_RANDOM=$TS_RANDOM: not a number"
 	append="${append:+$append }TIMEOUT_CLASSES_SEED=$TS_SEED TIMEOUT_CLASSES_RANDOM=$TS_RANDOM"

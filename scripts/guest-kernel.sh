@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: scripts/guest-kernel.sh {base|fixes|patched} [sanitized]
+# usage: scripts/guest-kernel.sh {base|fixes|patched|stable} [sanitized]
 # Build the bzImage of the integration-boot guest from the kernel's tree
 # (lib.sh: src_of) in $TS_OUT/guest-<kernel>: tinyconfig plus
 # qemu-config/guest.config (lib.sh: kconfig), then make bzImage, which
@@ -11,7 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: scripts/guest-kernel.sh {base|fixes|patched} [sanitized]"
+usage="usage: scripts/guest-kernel.sh {base|fixes|patched|stable} [sanitized]"
 [ $# -ge 1 ] && [ $# -le 2 ] || die "$usage"
 kernel=$1
 src=$(src_of "$kernel")

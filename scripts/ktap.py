@@ -15,7 +15,12 @@ library) and writes VERDICT_JSON:
 ABI, its log holding one diagnostic line per input).  boot_to_verdict_s
 and init come from /init's closing lines "# boot-to-verdict: S s" and
 "# init: K of N programs failed", which follow the KTAP document; this is
-the one reader of those lines.  Judging is scripts/report.py's job; this exits 0 once the
+the one reader of those lines.  A test's status is PASS, FAIL, SKIP or
+ERROR as the parser says, or XFAIL or XPASS where its result line carries
+that directive ("ok 3 name # XFAIL reason", kselftest.h's
+ksft_test_result_code()), which the tree's kunit_parser reads as a plain
+"ok": the directive is kept on the side, as a marker on the test's name
+that the parser keeps and tree() takes off.  Judging is scripts/report.py's job; this exits 0 once the
 verdict is written, and 1 if the log cannot be read, holds no KTAP, or the
 tree's kunit_parser cannot be imported.
 """
@@ -29,6 +34,20 @@ import sys
 # /init's two closing lines (qemu-config/init.c), after the KTAP document.
 BOOT = re.compile(r"^# boot-to-verdict: ([0-9.]+) s$")
 INIT = re.compile(r"^# init: (\d+) of (\d+) programs failed$")
+# A result line with kselftest's XFAIL or XPASS directive.
+DIRECTIVE = re.compile(r"^(?P<head>\s*ok \d+ (?:- )?)(?P<name>[^#]*?)\s*# (?P<d>XFAIL|XPASS)\b")
+# Appended to the name of such a test for the parser; no name holds it.
+MARK = "\x1f"
+
+
+def mark_directives(lines):
+    """LINES with the name of every XFAIL or XPASS result marked (MARK,
+    then the directive)."""
+    out = []
+    for line in lines:
+        m = DIRECTIVE.match(line)
+        out.append(f"{m['head']}{m['name']}{MARK}{m['d']}" if m else line)
+    return out
 
 
 def kunit_modules():
@@ -52,7 +71,11 @@ def status_name(status, parser):
 
 
 def tree(test, parser):
-    return {"name": test.name, "status": status_name(test.status, parser),
+    name, _, directive = test.name.partition(MARK)
+    status = status_name(test.status, parser)
+    if directive and status == "PASS":
+        status = directive
+    return {"name": name, "status": status,
             "log": [l.strip() for l in test.log if l.strip()],
             "tests": [tree(t, parser) for t in test.subtests]}
 
@@ -64,7 +87,7 @@ def main():
     parser, printer = kunit_modules()
     try:
         with open(log_path, errors="replace") as f:
-            lines = f.read().splitlines()
+            lines = mark_directives(f.read().splitlines())
     except OSError as e:
         sys.exit(f"error: {e}")
     # The parser reports what it finds wrong on its printer: keep that.

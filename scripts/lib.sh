@@ -51,6 +51,7 @@ src_of() {
 	base) echo "$TS_BASE_SRC" ;;
 	fixes) echo "$TS_FIXES_SRC" ;;
 	patched) echo "$TS_SRC" ;;
+	stable) echo "$TS_STABLE_SRC" ;;
 	*) die "unknown kernel '$1' (known: $TS_KERNELS)" ;;
 	esac
 }

@@ -123,6 +123,10 @@ def judge_kernel(k, rules, old, problems, predates=()):
     tests that failed by them alone."""
     kernel, tests, diags = k["name"], k["tests"], k["diags"]
     failing, by_design, before = collections.defaultdict(list), 0, 0
+    # On a stable kernel (PREDATES given), the reasons of the tests that
+    # skipped for want of something the kernel lacks, and of the XFAILs.
+    predates_ok = bool(predates)
+    k["absent"], k["xfail"] = collections.Counter(), collections.Counter()
     for case, d in sorted(diags.items()):
         if d["exp"] == d["got"]:
             continue
@@ -154,11 +158,26 @@ def judge_kernel(k, rules, old, problems, predates=()):
                 problems.append(f"{kernel}: {name}: says {done[0]['k']} inputs failed, "
                                 f"its log shows {len(failing[name])}")
         if contract and st == "SKIP" and not tc.skipped_structurally(log):
-            problems.append(f"{kernel}: {name}: skipped, and not for want of an entry point "
-                            "of this ABI: " + "; ".join(l for l in log if "SKIP" in l))
+            reason = tc.skipped_absent(log) if predates_ok else None
+            if reason:
+                k["absent"][reason] += 1
+            else:
+                problems.append(f"{kernel}: {name}: skipped, and not for want of an entry "
+                                "point of this ABI" + (" or of this kernel" if predates_ok
+                                                       else "") + ": "
+                                + "; ".join(l for l in log if "SKIP" in l))
         if st in ("PASS", "SKIP"):
             continue
-        if leaf:
+        if leaf and st == "XFAIL":
+            # The kernel predates a change: allowed only where every input
+            # it answered wrongly is one the rules allow it (by design, or
+            # a change this kernel predates), and all were tried.
+            allowed = (contract and failing[name] and all(ok for _, ok in failing[name])
+                       and all(tc.only_xfailed_inputs(l) for l in log)
+                       and len(done) == 1 and int(done[0]["k"]) == len(failing[name]))
+            if allowed:
+                k["xfail"][tc.xfail_reason(log)] += 1
+        elif leaf:
             allowed = (failing[name] and all(ok for _, ok in failing[name])
                        and all(tc.only_failed_inputs(l) for l in log)
                        and len(failing[name]) in tc.expect_wrong(log))
@@ -210,7 +229,8 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
     changed = []
     for name in names:
         st = [k["tests"][name]["status"] if name in k["tests"] else "missing" for k in (a, b)]
-        if st[0] != st[1] and not (st == ["FAIL", "PASS"] and name in a["failed_by_design"]):
+        if st[0] != st[1] and not (st[0] in ("FAIL", "XFAIL") and st[1] == "PASS"
+                                   and name in a["failed_by_design"]):
             changed.append(f"test {name}: {old} {st[0]}, {new} {st[1]}")
     if changed:
         problems.append(f"{len(changed)} tests end differently on the two kernels, the first: "
@@ -276,10 +296,16 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
 
 
 def leaf_counts(k):
-    """tests, passed, skipped, not ok: the leaves of a kernel's tree."""
+    """tests, passed, skipped, not ok: the leaves of a kernel's tree (an
+    XFAIL is none of these: xfail_count())."""
     statuses = [t["status"] for t in k["tests"].values() if not t["tests"]]
     c = collections.Counter(statuses)
-    return len(statuses), c["PASS"], c["SKIP"], len(statuses) - c["PASS"] - c["SKIP"]
+    return (len(statuses), c["PASS"], c["SKIP"],
+            len(statuses) - c["PASS"] - c["SKIP"] - c["XFAIL"])
+
+
+def xfail_count(k):
+    return sum(1 for t in k["tests"].values() if not t["tests"] and t["status"] == "XFAIL")
 
 
 def cell(counter):
@@ -309,6 +335,14 @@ def render_md(problems, data):
     else:
         out += ["", f"Differences between the kernels: {len(diffs)}; none is allowed "
                 f"({label} lists no rule)", ""]
+    for name in (old, new):
+        k = ks[name]
+        if xfail_count(k) or k.get("absent"):
+            out += [f"{KERNELS.get(name, name)}: {xfail_count(k)} tests XFAIL"
+                    + "".join(f"; {n} × {r}" for r, n in sorted(k.get("xfail", {}).items()))
+                    + f". Skipped for want of what this kernel lacks: "
+                    + (", ".join(f"{n} × {r}" for r, n in sorted(k["absent"].items()))
+                       or "none") + ".", ""]
     if data["predates"]:
         out += [f"Cases that fail the contract by a change this kernel predates (the rules of "
                 f"the fixes not backported: "
@@ -407,6 +441,10 @@ def render_json(problems, data):
             "commit": k["commit"]}
         if data["predates"]:
             summary["kernels"][name]["predates"] = k.get("predates", 0)
+            summary["kernels"][name]["absent"] = dict(sorted(k.get("absent", {}).items()))
+        if xfail_count(k):
+            summary["kernels"][name]["xfail"] = xfail_count(k)
+            summary["kernels"][name]["xfail_reasons"] = dict(sorted(k["xfail"].items()))
     return summary
 
 

@@ -17,9 +17,13 @@ import subprocess
 # patches/stable/).
 SERIES = {"7.3": "patches", "6.12": "patches/v6.12"}
 
-# The three kernels of a tree: base (Debian's source), fixes (base + the
-# fixes part of the series), patched (base + the whole series).
-NAMES = ("base", "fixes", "patched")
+# The kernels of a tree: base (Debian's source), fixes (base + the fixes
+# part of the series), patched (base + the whole series), and on a stable
+# kernel, stable (base + its backports, patches/stable/X.Y/: make stable).
+NAMES = ("base", "fixes", "patched", "stable")
+# The kernel of the mainline series (patches/), whose selftests make stable
+# boots on the stable kernels.
+MAINLINE = next(v for v, d in SERIES.items() if d == "patches")
 
 
 class KernelError(Exception):
@@ -50,6 +54,11 @@ class Kernel:
 
     def has_series(self):
         return self.version in SERIES
+
+    def stable_dir(self, repo):
+        """patches/stable/X.Y of this kernel, or "" where it has none."""
+        d = os.path.join(repo, "patches", "stable", self.version)
+        return d if os.path.isfile(os.path.join(d, "series")) else ""
 
     def series_dir(self, repo):
         """The directory of this kernel's own series in the repository."""

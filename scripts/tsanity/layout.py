@@ -56,10 +56,17 @@ class Layout:
     def fixes_src(self):
         return self._moved("TS_FIXES_SRC", os.path.join(self.root, "fixes-src"))
 
+    @property
+    def stable_src(self):
+        """stable: a worktree at the base commit with patches/stable/X.Y
+        applied (make stable)."""
+        return self._moved("TS_STABLE_SRC", os.path.join(self.root, "stable-src"))
+
     def tree(self, name):
-        """The tree of the kernel NAME (base, fixes, patched)."""
+        """The tree of the kernel NAME (base, fixes, patched, stable)."""
         kernel_mod.check_name(name)
-        return {"base": self.base_src, "fixes": self.fixes_src, "patched": self.src}[name]
+        return {"base": self.base_src, "fixes": self.fixes_src, "patched": self.src,
+                "stable": self.stable_src}[name]
 
     def worktree(self, purpose):
         """A worktree of the patched tree's repository for one job:
