@@ -71,18 +71,6 @@ def leaf(entry, mode, answers=None, skip=None):
     return {"name": variant, "status": "FAIL" if wrong else "PASS", "log": log, "tests": []}
 
 
-def xfail_leaf(entry, mode, answers, reason="x: refuses no invalid timeout: the kernel "
-                                               "predates \"aio: Check\""):
-    """leaf(), reported as the selftest reports a kernel that predates the
-    change that brought the entry point onto the contract."""
-    t = leaf(entry, mode, answers)
-    variant = t["name"]
-    log = [l for l in t["log"] if l.startswith("#  RUN") or timeout_classes.diag(l)
-           or timeout_classes.DONE.match(l)]
-    t.update(status="XFAIL", log=log + [f"#      XFAIL     {reason}", f"#            OK  {variant}"])
-    return t
-
-
 def program(name, leaves):
     failed = any(t["status"] not in ("PASS", "SKIP", "XFAIL") for t in leaves)
     log = [f"# {name}: exit status 1"] if failed else []
@@ -109,7 +97,9 @@ OLD_ANSWER = {BIG_NSEC: "proceeds"}
 NEW_ANSWER = {BIG_NSEC: "EINVAL"}
 
 
-class Synthetic(unittest.TestCase):
+class Boots(unittest.TestCase):
+    """Synthetic boots in a temporary directory, and report.py run on them
+    (test_report_stable.py uses it too)."""
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="test_report.")
         self.addCleanup(shutil.rmtree, self.dir)
@@ -137,6 +127,9 @@ class Synthetic(unittest.TestCase):
         with open(os.path.join(self.dir, f"report-{old}-{new}.json")) as f:
             return json.load(f)
 
+
+
+class Synthetic(Boots):
     # (a) identical kernels, nothing allowed to differ: PASS.
     def test_identical_kernels_pass(self):
         self.write("base", verdict(), commit="a" * 40)
@@ -222,114 +215,6 @@ class Synthetic(unittest.TestCase):
             md = f.read()
         self.assertIn("fixes (6.12 + fixes)", md)
         self.assertIn("Wanted: base (6.12) proceeds, fixes (6.12 + fixes) EINVAL.", md)
-
-    # --stable: a stable kernel's base against base + backports, by
-    # mainline's rules (patches/intended-differences split by
-    # tsanity.stable): aio's fix (0007) is not backported, so both kernels
-    # keep its old answer, which is no failure there.
-    AIO_OLD = {"x86_64 io_getevents rel sec=-1 nsec=0": "proceeds",
-               "x86_64 io_getevents rel sec=0 nsec=NSEC_PER_SEC": "proceeds"}
-
-    def stable_verdict(self, answers):
-        v = verdict()
-        v["tests"][0]["tests"].append(leaf("io_getevents", "rel", answers))
-        v["tests"][0] = program("timeout_classes", v["tests"][0]["tests"])
-        return v
-
-    def test_stable_predates_a_fix_not_backported(self):
-        self.write("base", self.stable_verdict(self.AIO_OLD))
-        self.write("stable", self.stable_verdict(self.AIO_OLD))
-        rc, out, err = self.run_report("--stable", self.dir, "base", "stable")
-        self.assertEqual(rc, 0, err)
-        self.assertIn("predates: base 2, stable 2 cases", out)
-        self.assertIn("0007", out)
-        j = self.report_json("base", "stable")
-        self.assertEqual((j["differences"], j["kernels"]["stable"]["predates"]), (0, 2))
-        with open(os.path.join(self.dir, "report-base-stable.md")) as f:
-            self.assertIn("stable (6.12 + backports)", f.read())
-
-    def test_stable_xfail_where_the_kernel_predates_the_fix(self):
-        for k in ("base", "stable"):
-            v = verdict()
-            v["tests"][0] = program("timeout_classes", v["tests"][0]["tests"]
-                                    + [xfail_leaf("io_getevents", "rel", self.AIO_OLD)])
-            self.write(k, v)
-        rc, out, err = self.run_report("--stable", self.dir, "base", "stable")
-        self.assertEqual(rc, 0, err)
-        j = self.report_json("base", "stable")
-        self.assertEqual(j["kernels"]["stable"]["xfail"], 1)
-        self.assertEqual(j["kernels"]["stable"]["not_ok"], 0)
-        with open(os.path.join(self.dir, "report-base-stable.md")) as f:
-            self.assertIn("1 tests XFAIL; 1 × x: refuses no invalid timeout", f.read())
-
-    def test_xfail_that_hides_another_wrong_answer_fails(self):
-        wrong = dict(self.AIO_OLD)
-        wrong["x86_64 io_getevents rel sec=-1 nsec=0"] = "ETIME"
-        for k in ("base", "stable"):
-            v = verdict()
-            v["tests"][0] = program("timeout_classes", v["tests"][0]["tests"]
-                                    + [xfail_leaf("io_getevents", "rel", wrong)])
-            self.write(k, v)
-        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
-        self.assertEqual(rc, 1)
-        self.assertIn("stable: test XFAIL: timeout_classes/timeout.io_getevents_rel.time64", err)
-
-    def test_xfail_by_design_on_base_passes_and_not_on_new(self):
-        v = verdict()
-        v["tests"][0] = program("timeout_classes", [
-            v["tests"][0]["tests"][0], xfail_leaf("io_uring_timeout", "rel", OLD_ANSWER),
-            v["tests"][0]["tests"][2]])
-        self.write("base", v)
-        self.write("patched", verdict(NEW_ANSWER))
-        rc, _, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
-        self.assertEqual(rc, 0, err)
-        self.write("patched", v)
-        rc, _, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
-        self.assertEqual(rc, 1)
-        self.assertIn("patched: test XFAIL: timeout_classes/timeout.io_uring_timeout_rel.time64",
-                      err)
-
-    def test_stable_skip_for_what_the_kernel_lacks(self):
-        v = verdict(skip="IORING_ENTER_ABS_TIMER: not in this kernel")
-        v["tests"][0]["tests"].append(leaf("io_getevents", "rel", self.AIO_OLD))
-        self.write("base", v)
-        self.write("stable", v)
-        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
-        self.assertEqual(rc, 0, err)
-        self.assertEqual(self.report_json("base", "stable")["kernels"]["stable"]["absent"],
-                         {"IORING_ENTER_ABS_TIMER: not in this kernel": 1})
-        # Not on the target kernel, whose boot must run every entry point.
-        self.write("base", verdict(skip="IORING_ENTER_ABS_TIMER: not in this kernel"))
-        self.write("patched", verdict(skip="IORING_ENTER_ABS_TIMER: not in this kernel"))
-        rc, _, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
-        self.assertEqual(rc, 1)
-        self.assertIn("skipped, and not for want of an entry point of this ABI", err)
-
-    def test_stable_backport_that_changes_an_answer_fails(self):
-        self.write("base", self.stable_verdict(self.AIO_OLD))
-        self.write("stable", self.stable_verdict(None))
-        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
-        self.assertEqual(rc, 1)
-        self.assertIn("differs, and no rule of patches/intended-differences", err)
-
-    def test_stable_other_wrong_answer_fails(self):
-        wrong = dict(self.AIO_OLD)
-        wrong["x86_64 io_getevents rel sec=-1 nsec=0"] = "ETIME"
-        self.write("base", self.stable_verdict(wrong))
-        self.write("stable", self.stable_verdict(wrong))
-        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
-        self.assertEqual(rc, 1)
-        self.assertIn("stable: case failed: x86_64 io_getevents rel sec=-1 nsec=0: "
-                      "expected EINVAL, got ETIME", err)
-
-    def test_stable_usage(self):
-        self.write("base", verdict())
-        self.write("stable", verdict())
-        rc, _, err = self.run_report("--stable", self.dir, "base", "stable",
-                                     intended_file="/dev/null")
-        self.assertEqual(rc, 2)
-        rc, _, err = self.run_report("--stable", self.dir, "base", "fixes")
-        self.assertEqual(rc, 2)
 
     def test_intended_difference_with_other_outcome_fails(self):
         with open(self.rule, "w") as f:
