@@ -130,8 +130,10 @@ CHECK_SUITES := $(if $(filter $(SUITES_KERNEL),$(shell $(TS) env | sed -n 's/^TS
 
 check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 fixes $(CHECK_SUITES) ## the review checks that fit CI's time (on 7.3, the subsystems' suites too)
 
-check-full: check kunit-arm64 random kunit-sanitizers check-sanitized ## make check, KUnit on arm64, a fresh seed, KUnit and the integration boot under sanitizers, every prefix in every configuration (audit and bench apart)
+check-full: check kunit-arm64 random kunit-sanitizers check-sanitized ## make check, KUnit on arm64, a fresh seed, KUnit and the integration boot under sanitizers, every prefix in every configuration, every prefix of each stable series (audit and bench apart)
 	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
+	@for s in patches/stable/*/series; do d=$$(dirname "$$s"); \
+		TS_KERNEL=$$(basename "$$d") TS_PATCHES=$(CURDIR)/$$d $(S)/check-bisect.sh || exit 1; done
 
 random: guest initramfs ## the integration boot with a fresh seed of random inputs (TS_SEED replays one), judged
 	@$(S)/random.sh

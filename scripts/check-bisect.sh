@@ -33,10 +33,18 @@ worktree "$src" "$full"
 # Leave the worktree at the full series, whatever happens below.
 trap 'git -C "$src" checkout -q -f --detach "$full" || echo "warning: could not check $full out in $src" >&2' EXIT
 
+# The series' KUnit suite where the series has one (a stable series, the
+# backports alone, has none: patches/stable/X.Y).
+kunitconfig=()
+if [ -f "$src/kernel/time/tests/.kunitconfig" ]; then
+	kunitconfig=("$src/kernel/time/tests/.kunitconfig")
+else
+	log "no kernel/time/tests/.kunitconfig in ${TS_PATCHES#"$TS_REPO/"}: built without the KUnit suite"
+fi
 for v in "${variants[@]}"; do
 	out=$(ts_path check-build "$v")
 	check_config "$src" "$out" "$TS_REPO/qemu-config/guest.config" \
-		"$src/kernel/time/tests/.kunitconfig" "$TS_REPO/qemu-config/variants/$v.config"
+		"${kunitconfig[@]}" "$TS_REPO/qemu-config/variants/$v.config"
 done
 
 log "building every prefix (1..$n) in ${#variants[@]} configuration(s): ${variants[*]}"

@@ -224,7 +224,7 @@ worktree() {
 # repository's own patches (make tree), else the worktree
 # $TS_WORK/other-src, brought up to date with series_tree.
 patches_tree() {
-	if [ "$(cd "$TS_PATCHES" && pwd)" = "$(cd "$TS_SERIES" && pwd)" ]; then
+	if [ -n "$TS_SERIES" ] && [ "$(cd "$TS_PATCHES" && pwd)" = "$(cd "$TS_SERIES" && pwd)" ]; then
 		[ "$(cut -d' ' -f1 "$TS_SRC.stamp" 2>/dev/null)" = "$(series_stamp "$TS_PATCHES")" ] ||
 			die "$TS_SRC does not hold ${TS_SERIES#"$TS_REPO/"}/series as it is now (run make tree)"
 		echo "$TS_SRC"
