@@ -111,6 +111,31 @@ class StableReport(Boots):
         self.assertEqual(rc, 1)
         self.assertIn("skipped, and not for want of an entry point of this ABI", err)
 
+    def other_xfail(self, reason=True):
+        """A verdict whose timeout_abi test reports XFAIL."""
+        log = ["#  RUN           global.select_folds ...",
+               "# timeout_abi.c:114:select_folds:select {-1, 1000000}: 1 (ready)"]
+        if reason:
+            log.append("#      XFAIL     select() folds a negative tv_sec: the kernel predates")
+        v = verdict()
+        v["tests"].append(program("timeout_abi", [
+            {"name": "global.select_folds", "status": "XFAIL", "log": log, "tests": []}]))
+        return v
+
+    def test_other_xfail_only_on_a_stable_kernel(self):
+        for k in ("base", "stable", "patched"):
+            self.write(k, self.other_xfail())
+        rc, out, err = self.run_report("--stable", self.dir, "base", "stable")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.report_json("base", "stable")["kernels"]["stable"]["xfail"], 1)
+        rc, _, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
+        self.assertEqual(rc, 1)
+        self.assertIn("test XFAIL: timeout_abi/global.select_folds", err)
+        for k in ("base", "stable"):
+            self.write(k, self.other_xfail(reason=False))
+        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
+        self.assertEqual(rc, 1)
+
     def test_stable_backport_that_changes_an_answer_fails(self):
         self.write("base", self.stable_verdict(self.AIO_OLD))
         self.write("stable", self.stable_verdict(None))
