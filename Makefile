@@ -18,8 +18,9 @@
 # `make` (all) is the main job: KUnit, both boots judged, and the fixes
 # part proven alone.  `make test` is what CI runs first: KUnit and the
 # integration boot, judged (its random inputs from the fixed seed
-# TS_SEED).  CI (.ci/run) then runs `make audit`, `make check`, `make
-# bench` in short, `make mbox` with a stand-in author, and 7.3's checks.
+# TS_SEED).  CI (.ci/run) then runs `make audit`, `make check` (on 7.3
+# with the subsystems' suites), `make bench` in short, `make stable` (6.12
+# and 6.1 with their backports) and `make mbox` with a stand-in author.
 # `make check-full` adds what does not fit in CI's time: KUnit on arm64,
 # `make random` (the boot again, base and patched, with a fresh seed),
 # every prefix in every configuration, and KUnit and the integration boot

@@ -127,7 +127,8 @@ def main():
     for path in sorted(glob.glob(os.path.join(final, "[0-9]*.mbox"))):
         print(f"  {path}")
     for path, n, left in drafts:
-        print(f"  {path} (draft: {n} backports, {len(left)} TBD left, not addressed)")
+        print(f"  {os.path.join(final, os.path.basename(path))} (draft: {n} backports, "
+              f"{len(left)} TBD left, not addressed)")
     print(os.path.join(final, "summary.md"))
     return 0
 
