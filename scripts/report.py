@@ -114,18 +114,19 @@ def init_exit_1(prog):
 INIT_KILLED = ("killed", "left processes")
 
 
-def judge_kernel(k, rules, old, problems, predates=()):
+def judge_kernel(k, rules, old, problems, predates=(), stable=False):
     """Problems of one kernel's tests and cases.  Cases may fail the
     contract by design only on the old kernel, and by a change the kernel
-    predates (PREDATES: rules of fixes not backported) on both.  Sets
+    predates (PREDATES: rules of fixes not backported) on both.  On a
+    STABLE kernel a test may also skip for want of what the kernel lacks,
+    and a test outside the contract may report XFAIL with its reason.  Sets
     k["by_design"], how many cases failed by design, k["predates"], how
     many by a change the kernel predates, and k["failed_by_design"], the
     tests that failed by them alone."""
     kernel, tests, diags = k["name"], k["tests"], k["diags"]
     failing, by_design, before = collections.defaultdict(list), 0, 0
-    # On a stable kernel (PREDATES given), the reasons of the tests that
-    # skipped for want of something the kernel lacks, and of the XFAILs.
-    predates_ok = bool(predates)
+    # The reasons of the tests that skipped for want of something a stable
+    # kernel lacks, and of the XFAILs.
     k["absent"], k["xfail"] = collections.Counter(), collections.Counter()
     for case, d in sorted(diags.items()):
         if d["exp"] == d["got"]:
@@ -158,12 +159,12 @@ def judge_kernel(k, rules, old, problems, predates=()):
                 problems.append(f"{kernel}: {name}: says {done[0]['k']} inputs failed, "
                                 f"its log shows {len(failing[name])}")
         if contract and st == "SKIP" and not tc.skipped_structurally(log):
-            reason = tc.skipped_absent(log) if predates_ok else None
+            reason = tc.skipped_absent(log) if stable else None
             if reason:
                 k["absent"][reason] += 1
             else:
                 problems.append(f"{kernel}: {name}: skipped, and not for want of an entry "
-                                "point of this ABI" + (" or of this kernel" if predates_ok
+                                "point of this ABI" + (" or of this kernel" if stable
                                                        else "") + ": "
                                 + "; ".join(l for l in log if "SKIP" in l))
         if st in ("PASS", "SKIP"):
@@ -179,7 +180,7 @@ def judge_kernel(k, rules, old, problems, predates=()):
                            and all(tc.only_xfailed_inputs(l) for l in log)
                            and len(done) == 1 and int(done[0]["k"]) == len(failing[name]))
             else:
-                allowed = predates_ok and tc.xfail_reason(log) is not None
+                allowed = stable and tc.xfail_reason(log) is not None
             if allowed:
                 k["xfail"][tc.xfail_reason(log)] += 1
         elif leaf:
@@ -199,7 +200,8 @@ def judge_kernel(k, rules, old, problems, predates=()):
     k["by_design"], k["predates"], k["failed_by_design"] = by_design, before, ok_tests
 
 
-def judge(results, old, new, rules, label="the list of intended differences", predates=()):
+def judge(results, old, new, rules, label="the list of intended differences", predates=(),
+          stable=False):
     """Judge kernel new against kernel old from the verdicts under results,
     with the rules of intended.load(); label names their list in the
     problems.  Returns (problems, data): the problems found (none: PASS)
@@ -230,7 +232,7 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
                         f"{' '.join(b['random'] or ['none'])} (seed, inputs per test)")
     names = sorted(set(a["tests"]) | set(b["tests"]))
     for k in (a, b):
-        judge_kernel(k, rules, k is a, problems, predates)
+        judge_kernel(k, rules, k is a, problems, predates, stable)
     changed = []
     for name in names:
         st = [k["tests"][name]["status"] if name in k["tests"] else "missing" for k in (a, b)]
@@ -293,7 +295,7 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
         "seen": sum(1 for c, o, n, r in wanted if (o, n) == (r.base, r.patched)),
         "matrix": matrix, "columns": columns,
         "others": sorted({n.split("/")[0] for n in names} - contract_programs),
-        "random": b["random"], "predates": predates,
+        "random": b["random"], "predates": predates, "stable": stable,
         "n_random": sum(1 for c in cases if (tc.case_name(c) or {"seed": None})["seed"]),
         "n_pointers": sum(1 for c in cases if tc.pointer_case(c)),
     }
@@ -444,7 +446,7 @@ def render_json(problems, data):
             "failed_by_design": k.get("by_design", 0),
             "cells": dict(sorted(cells.items())), "boot_to_verdict_s": k["boot"],
             "commit": k["commit"]}
-        if data["predates"]:
+        if data["stable"]:
             summary["kernels"][name]["predates"] = k.get("predates", 0)
             summary["kernels"][name]["absent"] = dict(sorted(k.get("absent", {}).items()))
         if xfail_count(k):
@@ -507,7 +509,8 @@ def main(argv=None):
 
     if args.stable:
         label = f"{os.path.relpath(args.intended, REPO)} (the rules of the fixes backported to {V})"
-    problems, data = judge(args.results, args.old, args.new, rules, label, predates)
+    problems, data = judge(args.results, args.old, args.new, rules, label, predates,
+                           args.stable)
 
     with open(stem + ".md", "w") as f:
         f.write(render_md(problems, data))

@@ -56,9 +56,8 @@ fi
 
 versions=("$@")
 if [ ${#versions[@]} -eq 0 ]; then
-	for s in "$TS_REPO"/patches/stable/*/series; do
-		versions+=("$(basename "$(dirname "$s")")")
-	done
+	list=$(ts stable) || die "scripts/ts stable failed"
+	[ -z "$list" ] || mapfile -t versions <<<"$list"
 fi
 [ ${#versions[@]} -gt 0 ] || die "no stable series in $TS_REPO/patches/stable/"
 # Mainline's selftests, built once from the mainline tree.

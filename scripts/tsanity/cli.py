@@ -12,6 +12,7 @@ from . import kernel as kernel_mod
 from . import layout as layout_mod
 from . import newapi as newapi_mod
 from . import series as series_mod
+from . import stable as stable_mod
 from . import suites as suites_mod
 
 
@@ -124,6 +125,7 @@ def main(argv=None):
     p.add_argument("file")
     p.add_argument("part", nargs="?")
     sub.add_parser("variables", help="the TS_* variables one can set, with their defaults")
+    sub.add_parser("stable", help="the kernels X.Y with a stable series (patches/stable/X.Y/)")
     p = sub.add_parser("kernel", help="the kernel's source: package, version, tarball")
     p.add_argument("what", choices=["source", "record"],
                    help="source: find (or fetch) it; record: what the trees were extracted from")
@@ -163,6 +165,9 @@ def main(argv=None):
             except TypeError:
                 ap.error(f"usage: scripts/ts path {a.name} {usage}")
             print(fn(layout, *a.args))
+        elif a.cmd == "stable":
+            for v in stable_mod.versions(cfg.repo):
+                print(v)
         elif a.cmd == "series":
             for name in series_mod.patches(a.file, a.part or None):
                 print(name)

@@ -57,8 +57,9 @@ class Kernel:
 
     def stable_dir(self, repo):
         """patches/stable/X.Y of this kernel, or "" where it has none."""
-        d = os.path.join(repo, "patches", "stable", self.version)
-        return d if os.path.isfile(os.path.join(d, "series")) else ""
+        from . import stable
+        return (stable.stable_dir(self.version, repo)
+                if self.version in stable.versions(repo) else "")
 
     def series_dir(self, repo):
         """The directory of this kernel's own series in the repository."""

@@ -31,8 +31,11 @@ def stable_dir(version, repo=REPO):
 
 
 def versions(repo=REPO):
-    """The X.Y of every stable series in the repository, oldest first."""
+    """The X.Y of every stable series in the repository, oldest first
+    (none in a repository without patches/stable/)."""
     top = os.path.join(repo, "patches", "stable")
+    if not os.path.isdir(top):
+        return []
     found = [v for v in os.listdir(top) if os.path.isfile(os.path.join(top, v, "series"))]
     return sorted(found, key=lambda v: tuple(int(x) for x in v.split(".")))
 
