@@ -6,7 +6,9 @@
 ///
 /// Find syscall timeouts that are not checked with the one timeout
 /// sanity definition of include/linux/time64.h (timespec64_classify(),
-/// timespec64_check_timeout(), itimerspec64_check_timeout()):
+/// timespec64_check_timeout(), itimerspec64_check_timeout(), and
+/// timespec64_timeout_to_ktime() of include/linux/ktime.h, which checks
+/// with it before it converts):
 ///  - open-coded tests of tv_sec < 0, tv_nsec < 0 and
 ///    tv_nsec >= NSEC_PER_SEC (or 1000000000), on . and -> forms;
 ///  - direct calls of the legacy timespec64_valid() and
@@ -51,6 +53,7 @@ virtual audit
 # purpose as an oracle.
 filter = frozenset(['timespec64_classify', 'timespec64_class_to_errno',
 		    'timespec64_check_timeout', 'itimerspec64_check_timeout',
+		    'timespec64_timeout_to_ktime',
 		    'timespec64_valid', 'itimerspec64_valid',
 		    'timespec64_valid_strict', 'timespec64_valid_settod'])
 
@@ -151,7 +154,7 @@ f@p(...)
 
 @helper depends on audit@
 identifier f = {timespec64_check_timeout, itimerspec64_check_timeout,
-		timespec64_classify};
+		timespec64_timeout_to_ktime, timespec64_classify};
 position p : script:python() { relevant(p) };
 @@
 
@@ -162,7 +165,7 @@ f@p(...)
 identifier rd = {get_timespec64, get_old_timespec32};
 identifier v = {timespec64_valid, timespec64_valid_strict,
 		timespec64_valid_settod, timespec64_check_timeout,
-		timespec64_classify};
+		timespec64_timeout_to_ktime, timespec64_classify};
 expression T, U;
 identifier fld = {tv_sec, tv_nsec};
 identifier g != ktime_set;
@@ -243,7 +246,7 @@ parameter list[n] ps;
 type T;
 position c;
 identifier v = {timespec64_valid, timespec64_check_timeout,
-		timespec64_classify};
+		timespec64_timeout_to_ktime, timespec64_classify};
 identifier fld = {tv_sec, tv_nsec};
 identifier cv;
 @@
@@ -331,7 +334,7 @@ converts.add(fn_key(c))
 
 @mcheck depends on report || org || audit@
 identifier v = {timespec64_valid, timespec64_check_timeout,
-		timespec64_classify};
+		timespec64_timeout_to_ktime, timespec64_classify};
 position c;
 @@
 

@@ -89,7 +89,8 @@ def self_check(src, dirs, findings):
     seen = {(f['file'], int(f['line'])) for f in findings}
     pat = (r'\b(timespec64_valid|itimerspec64_valid|timespec64_valid_strict|'
            r'timespec64_valid_settod|timespec64_check_timeout|'
-           r'itimerspec64_check_timeout|timespec64_classify)[[:space:]]*\(')
+           r'itimerspec64_check_timeout|timespec64_timeout_to_ktime|'
+           r'timespec64_classify)[[:space:]]*\(')
     missed = []
     for hit in git_grep(src, ['-n', '-P', pat], dirs):
         path, line, text = hit.split(':', 2)

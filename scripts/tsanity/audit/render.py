@@ -70,7 +70,8 @@ def render(a, dirs, gdirs, timeout, other, bad):
         '### Timeout paths',
         '',
         'Reached from a timeout-taking syscall. Consistent = checked only '
-        'with `timespec64_check_timeout()`, `itimerspec64_check_timeout()` or '
+        'with `timespec64_check_timeout()`, `itimerspec64_check_timeout()`, '
+        '`timespec64_timeout_to_ktime()` or '
         '`timespec64_classify()`. %d of %d rows are not consistent.' %
         (len(bad), len(timeout)),
         '',
