@@ -134,6 +134,7 @@ check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i3
 check-full: check kunit-arm64 random kunit-sanitizers check-sanitized ## make check, KUnit on arm64, a fresh seed, KUnit and the integration boot under sanitizers, every prefix in every configuration, every prefix of each stable series (audit and bench apart)
 	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
 	@for v in $$($(TS) stable); do \
+		TS_KERNEL=$$v $(S)/tree.sh base >/dev/null && \
 		TS_KERNEL=$$v TS_PATCHES=$(CURDIR)/patches/stable/$$v $(S)/check-bisect.sh || exit 1; done
 
 random: guest initramfs ## the integration boot with a fresh seed of random inputs (TS_SEED replays one), judged
