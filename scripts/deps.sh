@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# usage: scripts/deps.sh
+# usage: scripts/deps.sh [--kernel]
+# (--kernel: the kernel's source package alone, as scripts/tree.sh asks
+# before each extraction; the tools are make deps' job.)
 # Install the Debian 12 packages the pipeline needs, if any is missing:
 # the kernel's source (linux-source-$TS_KERNEL) and the tools (dpkg-dev:
 # dpkg-source, which extracts the user-space suites' source packages;
@@ -13,6 +15,12 @@ pkgs=(qemu-system-x86 qemu-system-data gcc gcc-multilib make
       git-email libmailtools-perl man-db manpages-dev liburing-dev
       clang lld llvm clang-19 lld-19 llvm-19 qemu-system-arm python3-sphinx python3-alabaster python3-yaml
       librsvg2-bin dpkg-dev)
+
+if [ "${1:-}" = --kernel ]; then
+	pkgs=()
+elif [ $# -gt 0 ]; then
+	die "usage: scripts/deps.sh [--kernel]"
+fi
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]

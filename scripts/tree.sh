@@ -15,11 +15,11 @@ set -euo pipefail
 
 [ $# -eq 0 ] || [ $# -eq 1 ] && [ "${1:-base}" = base ] || die "usage: scripts/tree.sh [base]"
 root=$(ts_path root)
-# The kernel's source package and the tools, installed from the machine's
-# own suites where they have them (scripts/deps.sh; a no-op when nothing is
-# missing).  make base runs it first; make stable and make check-full reach
-# a stable kernel's linux-source-X.Y only through here.
-"$TS_REPO/scripts/deps.sh" || die "scripts/deps.sh failed for Linux $TS_KERNEL ($TS_KERNEL_PACKAGE; see above)"
+# The kernel's source package, installed from the machine's own suites
+# where they have it (scripts/deps.sh --kernel; a no-op when it is there or
+# fetched).  make stable and make check-full reach a stable kernel's
+# linux-source-X.Y only through here.
+"$TS_REPO/scripts/deps.sh" --kernel || die "scripts/deps.sh failed for Linux $TS_KERNEL ($TS_KERNEL_PACKAGE; see above)"
 # The kernel's source: the installed package, or one from a newer suite
 # (scripts/tsanity/kernel.py: source).  What the trees were extracted
 # from is recorded ($root/kernel.json) for the results and the mbox.
