@@ -6,6 +6,7 @@ Debian's source packages) do not depend on the kernel: they live once,
 under $TS_WORK/suites/, for every kernel; so do the sources that the
 man-page patches are made against, under $TS_WORK/man/."""
 import os
+import string
 
 from . import kernel as kernel_mod
 
@@ -200,6 +201,103 @@ class Layout:
         return os.path.join(self.man, check_man_source(name), "source.json")
 
 
+# The files of the results directories, by name: the only place that
+# spells them.  A boot-results directory (Layout.boot_results(), the
+# bench's, make random's) holds one directory per kernel with the files of
+# one boot ({kernel}/...), and beside them the comparisons of two kernels.
+# Every other results directory (Layout.named_results(), kunit_results())
+# holds its job's files.  result_file() fills a name's fields.
+RESULT_FILES = {
+    # One boot of one kernel (scripts/boot.sh).
+    "serial": "{kernel}/serial.log",          # the guest's serial console
+    "serial-round": "{kernel}/serial-{round}.log",  # make bench: one per round
+    "verdict": "{kernel}/verdict.json",       # what scripts/ktap.py read in it
+    "commit": "{kernel}/commit",              # the commit the kernel was built from
+    "random": "{kernel}/random",              # TS_SEED TS_RANDOM of timeout_classes
+    "splats": "{kernel}/splats.json",         # a sanitized boot's kernel reports
+    "splats-text": "{kernel}/splats.txt",     # the same, one line each
+    # Two boots compared (scripts/report.py, scripts/forms.py).
+    "report": "report-{old}-{new}.{ext}",     # md, json
+    "forms": "forms-{old}-{new}.{ext}",       # md, json, svg
+    # The subsystems' suites judged (scripts/suites_report.py).
+    "suites-report": "report.{ext}",          # md, json
+    # make bench (scripts/bench.sh, scripts/bench-report.py).
+    "bench": "bench.{ext}",                   # md, json
+    "objdiff": "objdiff.md",
+    "bloat-o-meter": "bloat-o-meter-{old}-{new}.txt",
+    # KUnit (scripts/kunit.sh).
+    "kunit-json": "results.json",
+    "kunit-log": "kunit.log",
+    # The audit (scripts/audit.sh, scripts/audit.py).
+    "audit": "audit.md",
+    "audit-forms": "forms.json",
+    "audit-stdout": "stdout",
+    # make htmldocs: a kernel's log and its warnings.
+    "htmldocs-log": "{kernel}.log",
+    "htmldocs-warnings": "{kernel}.warnings",
+    # make mbox (tsanity.mbox).
+    "mbox": "{index}-{name}.mbox",            # one destination's series
+    "mbox-patches": "{index}-{name}.d",       # the same, a mail a file
+    "mbox-patch": "{index}-{name}.d/{number:04d}.patch",
+    "mbox-summary": "summary.md",
+    "mbox-send-log": "send-email-dry-run.log",
+    "stable-draft": "stable-{version}.y.draft.mbox",
+}
+
+# The values a field may take, where they are few.
+_FIELD_VALUES = {
+    "ext": ("md", "json", "svg"),
+}
+
+
+def result_file(directory, what, **fields):
+    """The file WHAT (RESULT_FILES) of the results DIRECTORY, its fields
+    filled: result_file(d, "verdict", kernel="patched").  A missing,
+    unknown or malformed field is refused, naming it."""
+    try:
+        template = RESULT_FILES[what]
+    except KeyError:
+        raise ValueError(f"no results file '{what}' (known: {' '.join(sorted(RESULT_FILES))})") \
+            from None
+    for k, v in fields.items():
+        v = str(v)
+        if k in _FIELD_VALUES and v not in _FIELD_VALUES[k]:
+            raise ValueError(f"results file '{what}': {k}={v} (known: "
+                             f"{' '.join(_FIELD_VALUES[k])})")
+        if k != "number" and (not v or "/" in v or v.startswith(".")):
+            raise ValueError(f"results file '{what}': {k}='{v}' is not a name")
+    try:
+        rel = template.format(**fields)
+    except KeyError as e:
+        raise ValueError(f"results file '{what}' needs {e.args[0]}=") from None
+    except ValueError as e:
+        raise ValueError(f"results file '{what}': {e}") from None
+    unused = set(fields) - {f for f in _fields(template)}
+    if unused:
+        raise ValueError(f"results file '{what}' takes no {' '.join(sorted(unused))}")
+    return os.path.join(directory, rel)
+
+
+def _fields(template):
+    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+
+
+def run_dir(boot_dir, kernel):
+    """The directory of one kernel's boot in a boot-results directory."""
+    return os.path.dirname(result_file(boot_dir, "verdict", kernel=kernel))
+
+
+def _result_path(layout, directory, what, *fields):
+    """`ts path result DIR WHAT [FIELD=VALUE...]`."""
+    kv = {}
+    for f in fields:
+        k, sep, v = f.partition("=")
+        if not sep:
+            raise ValueError(f"'{f}': a field is FIELD=VALUE")
+        kv[k] = int(v) if k == "number" else v
+    return result_file(directory, what, **kv)
+
+
 # The paths `ts path NAME [ARG...]` prints: name -> (function of the
 # layout and the arguments, usage).
 PATHS = {
@@ -231,8 +329,11 @@ PATHS = {
     "man-apt": (lambda l: l.man_apt, ""),
     "man-source": (lambda l, s: l.man_source(s), "man-pages"),
     "man-record": (lambda l, s: l.man_record(s), "man-pages"),
+    "result": (_result_path, "DIR WHAT [FIELD=VALUE...] (RESULT_FILES)"),
+    "run": (lambda l, d, k: run_dir(d, k), "BOOT_RESULTS_DIR KERNEL"),
 }
 
 # The paths that do not depend on the kernel (the user-space suites).
-KERNEL_INDEPENDENT = ("suites", "suites-apt", "suite-source", "suite-record", "suite-build",
+KERNEL_INDEPENDENT = ("result", "run", "suites", "suites-apt",
+                      "suite-source", "suite-record", "suite-build",
                       "suite-stage", "man", "man-apt", "man-source", "man-record")
