@@ -333,7 +333,10 @@ PATHS = {
     "run": (lambda l, d, k: run_dir(d, k), "BOOT_RESULTS_DIR KERNEL"),
 }
 
+# The paths inside a directory given (a results directory): the same for
+# every kernel.
+RELATIVE = ("result", "run")
+
 # The paths that do not depend on the kernel (the user-space suites).
-KERNEL_INDEPENDENT = ("result", "run", "suites", "suites-apt",
-                      "suite-source", "suite-record", "suite-build",
+KERNEL_INDEPENDENT = ("suites", "suites-apt", "suite-source", "suite-record", "suite-build",
                       "suite-stage", "man", "man-apt", "man-source", "man-record")
