@@ -45,15 +45,9 @@ ts_path() {
 	ts path "$@" || die "scripts/ts path $* failed"
 }
 
-# src_of KERNEL: the tree of a kernel.
+# src_of KERNEL: the tree of a kernel (base, fixes, patched, stable).
 src_of() {
-	case $1 in
-	base) echo "$TS_BASE_SRC" ;;
-	fixes) echo "$TS_FIXES_SRC" ;;
-	patched) echo "$TS_SRC" ;;
-	stable) echo "$TS_STABLE_SRC" ;;
-	*) die "unknown kernel '$1' (known: $TS_KERNELS)" ;;
-	esac
+	ts_path tree "$1"
 }
 
 # kmake SRC OUT ARGS...: make in SRC with O=OUT, serialised by the build lock.

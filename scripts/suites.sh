@@ -79,22 +79,36 @@ fresh_build() {
 }
 
 # patch_suite NAME TREE: a copy of TREE with patches/NAME/*.patch applied
-# by git am (liburing's man page and new tests, libaio's new harness
-# case), redone when the source or a patch changes; prints the copy's
-# path.  The extracted source stays as Debian ships it.
+# (liburing's man page and new tests, libaio's new harness case) by lib.sh's
+# series_tree, the one git am; redone when the source or a patch changes;
+# prints the copy's path.  The extracted source stays as Debian ships it.
 patch_suite() {
-	local name=$1 tree=$2 d key p
-	d=$(dirname "$(ts_path suite-record "$name")")/patched
+	local name=$1 tree=$2 d key p list f base
+	d=$(ts_path suite-patched "$name")
 	key=$(cat "$TS_REPO"/patches/"$name"/*.patch | sha256sum | cut -c1-16) ||
 		die "reading patches/$name/*.patch failed"
 	p=$d/$key
 	if fresh_build "$d" "$tree $key"; then
+		# Written back once the patches applied: a failed run is redone.
+		rm -f "$d/.ts-key"
 		cp -a "$tree" "$p" || die "$name: copying $tree into $p failed"
-		# Tests and man pages only: keep the series' git state apart.
-		(cd "$p" && git init -q && git add -A && git -c user.name=ts -c user.email=ts@localhost \
-			commit -q -m "$(basename "$tree")" && git -c user.name=ts -c user.email=ts@localhost \
-			am -q "$TS_REPO"/patches/"$name"/*.patch) >"$d/am.log" 2>&1 ||
-			{ cat "$d/am.log" >&2; rm -f "$d/.ts-key"; die "$name: patches/$name/*.patch do not apply to $tree"; }
+		# Tests and man pages only: the copy is its own repository, whose
+		# first commit is the source as extracted, every file tracked.
+		{ git -C "$p" init -q && git -C "$p" config user.name ts &&
+			git -C "$p" config user.email ts@localhost && git -C "$p" add -A -f &&
+			git -C "$p" commit -q -m "$(basename "$tree")"; } >"$d/init.log" 2>&1 ||
+			{ cat "$d/init.log" >&2; die "$name: making $p a git repository failed"; }
+		# series_tree reads a directory with a series file.
+		list=$d/series
+		mkdir -p "$list"
+		: >"$list/series"
+		for f in "$TS_REPO"/patches/"$name"/*.patch; do
+			ln -sf "$f" "$list/${f##*/}"
+			echo "${f##*/}" >>"$list/series"
+		done
+		base=$(git -C "$p" rev-parse HEAD) || die "$name: git rev-parse HEAD in $p failed"
+		series_tree "$list" "$p" "$base"
+		echo "$tree $key" >"$d/.ts-key"
 	fi
 	echo "$p"
 }
@@ -180,22 +194,8 @@ stage() {
 		done
 	done
 	printf '%s\n' "$@" >"$tmp/tests"
-	python3 - "$tmp" "$name" "$(ts_path suite-record "$name")" "$@" <<'EOF' ||
-import json, os, sys
-tmp, name, record, progs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-aux = sorted(set(os.listdir(os.path.join(tmp, "64"))) - set(progs))
-with open(record) as fh:
-    r = json.load(fh)
-abis = sorted(d for d in os.listdir(tmp) if os.path.isdir(os.path.join(tmp, d)))
-m = {"suite": name, "package": r["package"], "version": r["version"], "from": r["suite"],
-     "programs": progs, "aux": aux,
-     "bytes": {a: {p: os.path.getsize(os.path.join(tmp, a, p)) for p in progs + aux}
-               for a in abis}}
-with open(os.path.join(tmp, "manifest.json"), "w") as fh:
-    json.dump(m, fh, indent=1, sort_keys=True)
-    fh.write("\n")
-EOF
-		die "$name: writing $tmp/manifest.json failed"
+	ts suite manifest --stage "$tmp" "$name" "$@" ||
+		die "$name: writing the manifest of $tmp failed"
 	rm -rf "$s"
 	mv "$tmp" "$s"
 	echo "$s"

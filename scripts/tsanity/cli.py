@@ -132,10 +132,13 @@ def main(argv=None):
     p.add_argument("--write", action="store_true",
                    help="with source: record it as what the trees are extracted from")
     p = sub.add_parser("suite", help="a user-space suite (liburing, libaio): source, record, list")
-    p.add_argument("what", choices=["source", "record", "list"],
+    p.add_argument("what", choices=["source", "record", "list", "manifest"],
                    help="source: fetch (or find) and extract it; record: what was fetched; "
-                   "list: the programs its list chooses (qemu-config/suites/NAME.tests)")
+                   "list: the programs its list chooses (qemu-config/suites/NAME.tests); "
+                   "manifest: write --stage DIR's manifest.json of PROGRAM...")
     p.add_argument("name", choices=layout_mod.SUITES)
+    p.add_argument("programs", nargs="*", metavar="PROGRAM", help="with manifest")
+    p.add_argument("--stage", metavar="DIR", help="with manifest: the staged directory")
     p.add_argument("--refresh", action="store_true", help="with source: fetch again")
     p.add_argument("--left-out", action="store_true",
                    help="with list: the programs left out, with their reasons")
@@ -184,7 +187,11 @@ def main(argv=None):
                     r = json.load(fh)
             print(f"{r['package']}\t{r['version']}\t{r['tarball']}\t{r['origin']}")
         elif a.cmd == "suite":
-            if a.what == "list":
+            if (a.what == "manifest") != bool(a.stage and a.programs):
+                ap.error("usage: scripts/ts suite manifest --stage DIR NAME PROGRAM...")
+            if a.what == "manifest":
+                suites_mod.write_manifest(layout, a.name, a.stage, a.programs)
+            elif a.what == "list":
                 for verdict, prog, reason in suites_mod.parse_list(
                         suites_mod.list_file(cfg.repo, a.name)):
                     if a.left_out and verdict == "skip":

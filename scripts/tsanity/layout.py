@@ -174,6 +174,11 @@ class Layout:
             raise ValueError(f"unknown ABI '{abi}' (known: {' '.join(ABIS)})")
         return os.path.join(self.suites, check_suite(name), f"build-{abi}")
 
+    def suite_patched(self, name):
+        """Copies of the source with patches/<name>/ applied (git am), one
+        per state of the patches."""
+        return os.path.join(self.suites, check_suite(name), "patched")
+
     def suite_stage(self, name):
         """The chosen programs, stripped, ready for an initramfs:
         <abi>/<program>, the list tests and manifest.json."""
@@ -324,6 +329,7 @@ PATHS = {
     "suite-source": (lambda l, s: l.suite_source(s), "liburing|libaio"),
     "suite-record": (lambda l, s: l.suite_record(s), "liburing|libaio"),
     "suite-build": (lambda l, s, a: l.suite_build(s, a), "liburing|libaio 64|32"),
+    "suite-patched": (lambda l, s: l.suite_patched(s), "liburing|libaio"),
     "suite-stage": (lambda l, s: l.suite_stage(s), "liburing|libaio"),
     "man": (lambda l: l.man, ""),
     "man-apt": (lambda l: l.man_apt, ""),
@@ -339,4 +345,5 @@ RELATIVE = ("result", "run")
 
 # The paths that do not depend on the kernel (the user-space suites).
 KERNEL_INDEPENDENT = ("suites", "suites-apt", "suite-source", "suite-record", "suite-build",
-                      "suite-stage", "man", "man-apt", "man-source", "man-record")
+                      "suite-patched", "suite-stage", "man", "man-apt", "man-source",
+                      "man-record")

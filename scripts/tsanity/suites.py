@@ -68,6 +68,28 @@ def read_record(layout, name):
         raise SuiteError(f"{path} is not readable ({e}): run scripts/suites.sh {name}")
 
 
+def write_manifest(layout, name, stage, programs):
+    """STAGE/manifest.json: what a staged suite holds (scripts/suites.sh
+    stages it): the package it was built from, the PROGRAMS its list
+    chooses, the auxiliary files beside them (in STAGE/64 but not chosen),
+    and the size of every file per ABI directory of STAGE."""
+    r = read_record(layout, name)
+    try:
+        aux = sorted(set(os.listdir(os.path.join(stage, "64"))) - set(programs))
+        abis = sorted(d for d in os.listdir(stage) if os.path.isdir(os.path.join(stage, d)))
+        m = {"suite": name, "package": r["package"], "version": r["version"], "from": r["suite"],
+             "programs": list(programs), "aux": aux,
+             "bytes": {a: {p: os.path.getsize(os.path.join(stage, a, p)) for p in programs + aux}
+                       for a in abis}}
+        path = os.path.join(stage, "manifest.json")
+        with open(path, "w") as fh:
+            json.dump(m, fh, indent=1, sort_keys=True)
+            fh.write("\n")
+    except OSError as e:
+        raise SuiteError(f"{name}: writing the manifest of {stage} failed ({e})")
+    return path
+
+
 def source(layout, name, refresh=False, **apt_kw):
     """The suite's extracted source tree and what it is: the record when it
     is there and its tree too (no network), else fetched and recorded."""
