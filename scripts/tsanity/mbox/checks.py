@@ -8,6 +8,7 @@ import re
 import shutil
 import tempfile
 
+from .. import waivers as ts_waivers
 from ..config import REPO
 from .tools import die, log, run
 
@@ -55,7 +56,7 @@ def check_checkpatch(mboxes, series_dir, tmp):
             names_all.append(pname)
     with open(os.path.join(d, "series"), "w") as fh:
         fh.write("".join(f"{n}\n" for n in names_all))
-    shutil.copy(os.path.join(series_dir, "checkpatch.waivers"), d)
+    shutil.copy(ts_waivers.path(series_dir), ts_waivers.path(d))
     p = run([os.path.join(REPO, "scripts", "check-patches.sh")], cwd=REPO,
             env=dict(os.environ, TS_PATCHES=d), check=False)
     if p.returncode != 0:

@@ -7,6 +7,7 @@ import os
 
 import kunit_json
 
+from .. import waivers as ts_waivers
 from .tools import die
 
 
@@ -158,14 +159,14 @@ def testing_text(f, version):
 
 def load_waivers(series_dir):
     """The checkpatch messages waived per patch, from SERIES_DIR's
-    checkpatch.waivers: {patch: {message type}}."""
-    w = collections.defaultdict(set)
-    with open(os.path.join(series_dir, "checkpatch.waivers")) as fh:
-        for line in fh:
-            f = line.split("#", 1)[0].split() if not line.startswith("#") else []
-            if len(f) >= 3:
-                w[f[0]].add(f[1])
-    return w
+    checkpatch.waivers (tsanity.waivers, the one parser: each of a patch
+    of SERIES_DIR's series): {patch: {message type}}; dies naming a line
+    it refuses."""
+    try:
+        return ts_waivers.by_patch(ts_waivers.load(ts_waivers.path(series_dir),
+                                                   os.path.join(series_dir, "series")))
+    except ts_waivers.WaiverError as e:
+        die(str(e))
 
 
 def waiver_text(patches, waivers):
