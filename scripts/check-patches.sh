@@ -2,8 +2,10 @@
 # usage: scripts/check-patches.sh
 # checkpatch.pl --strict (the base tree's) on every patch of
 # $TS_PATCHES/series: no error, warning or check except those waived in
-# $TS_PATCHES/checkpatch.waivers ("<patch file> <MESSAGE_TYPE> <reason>");
-# an unused waiver fails too.  Needs no tree with the series applied.
+# $TS_PATCHES/checkpatch.waivers ("<patch file> <MESSAGE_TYPE> <reason>",
+# read by `scripts/ts waivers`, which refuses a bad line, a duplicate and
+# a patch the series does not list); an unused waiver fails too.  Needs
+# no tree with the series applied.
 # Prints a table; exits 1 if a check failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -23,17 +25,14 @@ check_state patches
 
 declare -A waiver_used=() waiver_line=()
 if [ -r "$waiver_file" ]; then
-	ln=0
-	while IFS= read -r line || [ -n "$line" ]; do
-		ln=$((ln + 1))
-		line=${line%%#*}
-		[ -n "${line//[[:space:]]/}" ] || continue
-		read -r wp wt wr <<<"$line"
-		[ -n "${wr:-}" ] || die "$waiver_file:$ln: a waiver needs a patch file, a checkpatch type and a reason"
-		[[ $wt =~ ^[A-Z0-9_]+$ ]] || die "$waiver_file:$ln: '$wt' is not a checkpatch message type"
+	# The one parser of the waivers (scripts/tsanity/waivers.py), strict:
+	# it names the file and line of a waiver it refuses, and exits 1.
+	waivers=$(ts waivers "$waiver_file" "$series_file") || exit 1
+	while IFS=$'\t' read -r ln wp wt; do
+		[ -n "$ln" ] || continue
 		waiver_line["$wp $wt"]=$ln
 		waiver_used["$wp $wt"]=0
-	done <"$waiver_file"
+	done <<<"$waivers"
 fi
 
 log "checkpatch --strict on ${#patches[@]} patches"

@@ -56,7 +56,6 @@ The steps are the modules of scripts/tsanity/mbox/ (build.py runs them in
 order); this file checks that the tree holds the series, reads the
 figures, and publishes the mboxes once every check passed.
 """
-import glob
 import os
 import shutil
 import sys
@@ -64,6 +63,7 @@ import tempfile
 
 from tsanity import cli as ts_cli
 from tsanity import kernel as ts_kernel
+from tsanity.layout import result_file
 from tsanity.mbox.build import Submission, build
 from tsanity.mbox.figures import figures
 from tsanity.mbox.patches import applied_series
@@ -107,13 +107,14 @@ def main():
     os.makedirs(out)
     tmp = tempfile.mkdtemp(prefix="ts-mbox.")
     try:
-        build(Submission(who=who, src=src, layout=layout, base_tag=base_tag,
-                         series_dir=series_dir, version=V, fixes=fixes, patches=allp,
-                         commits=commits, base_text=base_text, figs=figs, out=out, tmp=tmp))
+        mboxes = build(Submission(who=who, src=src, layout=layout, base_tag=base_tag,
+                                  series_dir=series_dir, version=V, fixes=fixes, patches=allp,
+                                  commits=commits, base_text=base_text, figs=figs, out=out,
+                                  tmp=tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     drafts = [stable.draft(v, who, out) for v in stable.versions()]
-    with open(os.path.join(out, "summary.md"), "a") as fh:
+    with open(result_file(out, "mbox-summary"), "a") as fh:
         fh.write("\n## Stable drafts\n\nNot addressed: each backport waits for its "
                  "mainline commit (`[ Upstream commit TBD ]`); `scripts/mbox.py "
                  "--stable-sendable X.Y` refuses until no TBD is left.\n\n"
@@ -122,14 +123,13 @@ def main():
             fh.write(f"| {os.path.basename(path)} | {n} | {len(left)} |\n")
     shutil.rmtree(final, ignore_errors=True)
     os.rename(out, final)
-    print(f"mbox: {len(glob.glob(os.path.join(final, '[0-9]*.mbox')))} mboxes by "
-          f"{fmt_addr(*who)}, checked:")
-    for path in sorted(glob.glob(os.path.join(final, "[0-9]*.mbox"))):
+    print(f"mbox: {len(mboxes)} mboxes by {fmt_addr(*who)}, checked:")
+    for path in sorted(m.moved(final).path for m in mboxes):
         print(f"  {path}")
-    for path, n, left in drafts:
-        print(f"  {os.path.join(final, os.path.basename(path))} (draft: {n} backports, "
+    for v, (_, n, left) in zip(stable.versions(), drafts):
+        print(f"  {result_file(final, 'stable-draft', version=v)} (draft: {n} backports, "
               f"{len(left)} TBD left, not addressed)")
-    print(os.path.join(final, "summary.md"))
+    print(result_file(final, "mbox-summary"))
     return 0
 
 

@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from tsanity import cli as ts_cli  # noqa: E402
+from tsanity.layout import result_file  # noqa: E402
 from tsanity.mbox import figures  # noqa: E402
 
 
@@ -29,7 +30,8 @@ class MboxFigures(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="test_mbox.")
         self.addCleanup(shutil.rmtree, self.dir)
-        self.tests = os.path.join(self.dir, "results", "tests")
+        self.layout = ts_cli.context({"TS_RESULTS": os.path.join(self.dir, "results")})[2]
+        self.tests = self.layout.boot_results("tests")
         os.makedirs(self.tests)
         os.makedirs(os.path.join(self.dir, "work"))
         p = mock.patch.object(figures.kunit_json, "load", return_value=[("a", "PASS")] * 3)
@@ -39,15 +41,14 @@ class MboxFigures(unittest.TestCase):
     def report(self, old, new, verdict="PASS", commits=None, differences=0):
         j = {"verdict": verdict, "differences": differences,
              "kernels": {k: {"commit": (commits or {}).get(k)} for k in (old, new)}}
-        with open(os.path.join(self.tests, f"report-{old}-{new}.json"), "w") as f:
+        with open(result_file(self.tests, "report", old=old, new=new, ext="json"), "w") as f:
             json.dump(j, f)
 
     def figures(self):
         with contextlib.redirect_stderr(io.StringIO()) as err:
             try:
-                layout = ts_cli.context(
-                    {"TS_RESULTS": os.path.join(self.dir, "results")})[2]
-                return figures.figures(layout, os.path.join(self.dir, "src"), self.HEAD), ""
+                return figures.figures(self.layout, os.path.join(self.dir, "src"),
+                                       self.HEAD), ""
             except SystemExit:
                 return None, err.getvalue()
 
@@ -93,12 +94,13 @@ class MboxFigures(unittest.TestCase):
         self.assertIn("of different fixes kernels", err)
 
     def bench(self, commit, rows):
-        d = os.path.join(self.dir, "results", "bench")
-        os.makedirs(os.path.join(d, "patched"), exist_ok=True)
-        with open(os.path.join(d, "patched", "commit"), "w") as f:
+        d = self.layout.named_results("bench")
+        commit_file = result_file(d, "commit", kernel="patched")
+        os.makedirs(os.path.dirname(commit_file), exist_ok=True)
+        with open(commit_file, "w") as f:
             f.write(commit + "\n")
         if rows is not None:
-            with open(os.path.join(d, "bench.json"), "w") as f:
+            with open(result_file(d, "bench", ext="json"), "w") as f:
                 json.dump(rows, f)
 
     ROWS = [
@@ -133,7 +135,7 @@ class MboxFigures(unittest.TestCase):
         self.assertIn("make bench (instructions per call under QEMU -icount) was not run",
                       figures.cost_text(f["bench"]))
         self.bench(self.HEAD, None)  # a failed run leaves no bench.json
-        os.remove(os.path.join(self.dir, "results", "bench", "bench.json"))
+        os.remove(result_file(self.layout.named_results("bench"), "bench", ext="json"))
         f, err = self.figures()
         self.assertIsNone(f["bench"])
 

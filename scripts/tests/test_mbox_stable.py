@@ -20,6 +20,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 
 import intended  # noqa: E402
 from tsanity import stable as ts_stable  # noqa: E402
+from tsanity.layout import result_file  # noqa: E402
 from tsanity.mbox import msgid, stable  # noqa: E402
 
 WHO = ("Ada Tester", "ada@example.net")
@@ -44,7 +45,7 @@ class StableMboxes(unittest.TestCase):
     def test_draft_is_addressed_to_nobody_and_carries_the_author(self):
         for v in stable.versions():
             path, n, left = stable.draft(v, WHO, self.tmp)
-            self.assertEqual(os.path.basename(path), f"stable-{v}.y.draft.mbox")
+            self.assertEqual(path, result_file(self.tmp, "stable-draft", version=v))
             with open(path) as f:
                 text = f.read()
             names = stable.patch_names(v)
@@ -93,6 +94,7 @@ class StableMboxes(unittest.TestCase):
         out = os.path.join(self.tmp, "out")
         os.makedirs(out)
         path = stable.sendable("6.12", WHO, out, repo)
+        self.assertEqual(path, result_file(out, "stable-mbox", version="6.12"))
         with open(path) as f:
             hs = heads(f.read())
         self.assertEqual(len(hs), len(stable.patch_names("6.12", repo)))

@@ -156,6 +156,10 @@ def main(argv=None):
                    help="rewrite PAGE's generated table from the file (reads no tree)")
     g.add_argument("--check-doc", metavar="PAGE",
                    help="fail unless PAGE holds the file's table (reads no tree)")
+    p = sub.add_parser("waivers", help="the checkpatch waivers of FILE, one a line: "
+                       "LINE<tab>PATCH<tab>TYPE (tsanity.waivers; a bad line is named)")
+    p.add_argument("file")
+    p.add_argument("series", nargs="?", help="the series file whose patches they must be of")
     a = ap.parse_args(argv)
     try:
         cfg, kernel, layout = context()
@@ -209,6 +213,10 @@ def main(argv=None):
                 print(f"{r['package']}\t{r['version']}\t{r['suite']}\t{r['tree']}")
         elif a.cmd == "newapi":
             return newapi(a)
+        elif a.cmd == "waivers":
+            from . import waivers as waivers_mod  # its WaiverError is a ValueError
+            for w in waivers_mod.load(a.file, a.series):
+                print(f"{w.line}\t{w.patch}\t{w.type}")
         elif a.cmd == "variables":
             for name, default, what in config_mod.USER:
                 d = default if isinstance(default, str) else "(derived)"

@@ -247,6 +247,7 @@ RESULT_FILES = {
     "mbox-summary": "summary.md",
     "mbox-send-log": "send-email-dry-run.log",
     "stable-draft": "stable-{version}.y.draft.mbox",
+    "stable-mbox": "stable-{version}.y.mbox",  # --stable-sendable, in mbox-stable
 }
 
 # The values a field may take, where they are few.

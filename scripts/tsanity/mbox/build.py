@@ -6,8 +6,10 @@ import os
 
 from .. import series as ts_series
 from ..config import REPO
+from ..layout import result_file
 from . import checks, cover, man
 from .figures import load_waivers, waiver_text
+from .files import Mbox
 from .msgid import message_id, set_ids
 from .patches import format_group, rewrite_series
 from .people import (add_headers, body_people, cc_trailers, dedup, fmt_addr,
@@ -39,32 +41,34 @@ class Submission:
 
 def build(s):
     """Write the mboxes of submission S, and summary.md, to S.out; each is
-    checked, and a failed check dies."""
+    checked, and a failed check dies.  The mboxes, in order
+    ([files.Mbox])."""
     base = run(["git", "rev-parse", s.base_tag], cwd=s.src).stdout.strip()
     new = rewrite_series(s.src, base, s.commits, s.who, {})
     _, api_lists = maintainers_entry(s.src, "ABI/API")
     groups = tree_groups(s, base, new)
-    names = [f"{n + 1}-{g[0]}-{slug(g[1])}" for n, g in enumerate(groups)]
-    man_names = [f"{len(groups) + n + 1}-{proj}" for n, proj in enumerate(man.MAN_PROJECTS)]
-    values = cover.placeholders(s.base_text, s.version, s.figs, names + man_names)
+    kernel = [Mbox(s.out, n + 1, f"{g[0]}-{slug(g[1])}") for n, g in enumerate(groups)]
+    mans = [Mbox(s.out, len(groups) + n + 1, proj) for n, proj in enumerate(man.MAN_PROJECTS)]
+    values = cover.placeholders(s.base_text, s.version, s.figs, [m.file for m in kernel + mans])
 
     rows, recipients, kernel_mboxes, man_mboxes = [], [], [], []
     waivers = load_waivers(s.series_dir)
-    for name, group in zip(names, groups):
-        mbox, row, rcpt = write_kernel_mbox(s, base, new, name, group, values, waivers,
-                                            api_lists)
-        kernel_mboxes.append(mbox)
+    for mbox, group in zip(kernel, groups):
+        written, row, rcpt = write_kernel_mbox(s, base, new, mbox, group, values, waivers,
+                                               api_lists)
+        kernel_mboxes.append(written)
         rows.append(row)
         recipients += rcpt
-    for name, proj in zip(man_names, man.MAN_PROJECTS):
-        mbox, row, rcpt = man.write_mbox(s.src, s.layout, proj, name, s.sender, values, api_lists,
-                                         s.out)
-        man_mboxes.append(mbox)
+    for mbox, proj in zip(mans, man.MAN_PROJECTS):
+        written, row, rcpt = man.write_mbox(s.src, s.layout, proj, mbox, s.sender, values,
+                                            api_lists)
+        man_mboxes.append(written)
         rows.append(row)
         recipients += rcpt
 
-    mails = check(s, kernel_mboxes, man_mboxes, new[-1])
+    mails = check(s, kernel_mboxes, man_mboxes, kernel + mans, new[-1])
     write_summary(s, rows, recipients, len(kernel_mboxes), mails)
+    return kernel + mans
 
 
 def tree_groups(s, base, new):
@@ -102,11 +106,12 @@ def tree_groups(s, base, new):
     return groups
 
 
-def write_kernel_mbox(s, base, new, name, group, values, waivers, api_lists):
-    """The mbox NAME of GROUP (tree_groups()'s), the patches IDX of part
-    PART for TREE, with its cover letter (docs/mbox/<X.Y>/) filled in:
-    (path, its patches), its row of the summary, and the recipients of
-    each patch, (NAME, patch, To, Cc)."""
+def write_kernel_mbox(s, base, new, mbox, group, values, waivers, api_lists):
+    """The mbox MBOX (files.Mbox) of GROUP (tree_groups()'s), the patches
+    IDX of part PART for TREE, with its cover letter (docs/mbox/<X.Y>/)
+    filled in: (path, its patches), its row of the summary, and the
+    recipients of each patch, (its name, patch, To, Cc)."""
+    name = mbox.stem
     part, tree, idx, prefix, takers = group
     first_parent = new[idx[0] - 1] if idx[0] > 0 else base
     files = format_group(s.src, first_parent, new[idx[-1]], prefix, s.who, s.tmp)
@@ -133,11 +138,10 @@ def write_kernel_mbox(s, base, new, name, group, values, waivers, api_lists):
     to = dedup([a for r in recipients for a in r[2]], drop=[s.sender])
     ctext = add_headers(ctext, to, dedup([a for r in recipients for a in r[3]],
                                          drop=[s.sender] + to))
-    path = os.path.join(s.out, f"{name}.mbox")
-    with open(path, "w") as fh:
+    with open(mbox.path, "w") as fh:
         fh.write(ctext + "".join(texts))
-    return (path, [s.patches[i] for i in idx]), \
-        f"| {name}.mbox | {tree} | {len(idx)} ({prefix}) |", recipients
+    return (mbox.path, [s.patches[i] for i in idx]), \
+        f"| {mbox.file} | {tree} | {len(idx)} ({prefix}) |", recipients
 
 
 def addressed(s, name, part, pnames, patches, api_lists, takers):
@@ -170,18 +174,17 @@ def addressed(s, name, part, pnames, patches, api_lists, takers):
     return texts, recipients
 
 
-def check(s, kernel_mboxes, man_mboxes, last):
+def check(s, kernel_mboxes, man_mboxes, mboxes, last):
     """Every check of the mboxes (tsanity.mbox.checks, and the man pages'),
-    in order; the number of mails git send-email accepted."""
+    in order; MBOXES: all of them, in order (files.Mbox).  The number of
+    mails git send-email accepted."""
     checks.check_am(s.src, s.layout, s.base_tag, kernel_mboxes, last, s.tmp)
     for path, proj, pages in man_mboxes:
         man.check_man(path, s.layout, proj, pages, s.tmp)
     checks.check_checkpatch(kernel_mboxes, s.series_dir, s.tmp)
     mails = 0
-    for path, _ in kernel_mboxes:
-        mails += checks.check_send_email(path, s.sender, s.out)
-    for path, _, _ in man_mboxes:
-        mails += checks.check_send_email(path, s.sender, s.out)
+    for mbox in mboxes:
+        mails += checks.check_send_email(mbox, s.sender)
     return mails
 
 
@@ -214,5 +217,5 @@ def write_summary(s, rows, recipients, n_kernel, mails):
                 "and the stable noautosel Cc: is a tag, not one. Sending over SMTP with TLS "
                 "needs Debian's libio-socket-ssl-perl and libauthen-sasl-perl, which "
                 "scripts/deps.sh does not install."]
-    with open(os.path.join(s.out, "summary.md"), "w") as fh:
+    with open(result_file(s.out, "mbox-summary"), "w") as fh:
         fh.write("\n".join(summary) + "\n")

@@ -8,8 +8,16 @@ import re
 import shutil
 import tempfile
 
+from .. import waivers as ts_waivers
 from ..config import REPO
+from ..layout import result_file
 from .tools import die, log, run
+
+
+# The two jobs below are lib.sh's functions, run through bash: series_tree
+# (the project's one git am) and worktree.  No script runs either alone
+# (scripts/tree.sh does the whole make tree), so they are sourced; every
+# path they are given comes from the layout, none is asked of the shell.
 
 
 def apply_series(mboxes, tree, base, tmp):
@@ -55,7 +63,7 @@ def check_checkpatch(mboxes, series_dir, tmp):
             names_all.append(pname)
     with open(os.path.join(d, "series"), "w") as fh:
         fh.write("".join(f"{n}\n" for n in names_all))
-    shutil.copy(os.path.join(series_dir, "checkpatch.waivers"), d)
+    shutil.copy(ts_waivers.path(series_dir), ts_waivers.path(d))
     p = run([os.path.join(REPO, "scripts", "check-patches.sh")], cwd=REPO,
             env=dict(os.environ, TS_PATCHES=d), check=False)
     if p.returncode != 0:
@@ -69,25 +77,27 @@ SEND = ["git", "send-email", "--confirm=never", "--suppress-cc=bodycc", "--suppr
         "--8bit-encoding=UTF-8"]
 
 
-def check_send_email(path, sender, out):
-    """Split the mbox into one file per mail under <mbox>.d/ (git
-    send-email sends a file as one mail), dry-run the send, and require
-    every mail accepted, to exactly the To: and Cc: its headers name."""
-    d = path[:-len(".mbox")] + ".d"
+def check_send_email(mbox, sender):
+    """Split the mbox MBOX (files.Mbox) into one file per mail under
+    <mbox>.d/ (git send-email sends a file as one mail), dry-run the send,
+    and require every mail accepted, to exactly the To: and Cc: its headers
+    name."""
+    path, d = mbox.path, mbox.mails
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     n = int(run(["git", "mailsplit", "-o" + d, path]).stdout.strip())
     me = email.utils.parseaddr(sender)[1].lower()
     want = []
     for k in range(1, n + 1):
-        f = os.path.join(d, "%04d" % k)
-        os.rename(f, f + ".patch")
-        with open(f + ".patch") as fh:
+        # git mailsplit names the mails 0001, 0002, ...: each becomes the
+        # layout's file.
+        os.rename(os.path.join(d, "%04d" % k), mbox.mail(k))
+        with open(mbox.mail(k)) as fh:
             msg = email.message_from_file(fh)
         rcpt = email.utils.getaddresses(msg.get_all("To", []) + msg.get_all("Cc", []))
         want.append({a.lower() for _, a in rcpt if a and a.lower() != me})
     p = run(SEND + ["--dry-run", f"--from={sender}", d], cwd=REPO, check=False)
-    with open(os.path.join(out, "send-email-dry-run.log"), "a") as fh:
+    with open(result_file(mbox.out, "mbox-send-log"), "a") as fh:
         fh.write(f"### {os.path.basename(d)}\n{p.stdout}{p.stderr}\n")
     got = []
     for line in p.stdout.splitlines():

@@ -9,9 +9,9 @@ from .tools import die
 
 def placeholders(base_text, version, figs, mboxes):
     """The placeholders of every template and their values: the base, the
-    order of the MBOXES (their names) and their dependencies, and the
+    order of the MBOXES (their file names) and their dependencies, and the
     testing figures FIGS."""
-    order = "\n".join(f"  {n}.mbox" for n in mboxes)
+    order = "\n".join(f"  {n}" for n in mboxes)
     deps = ("The submission is {n} mboxes, meant to be applied in this order:\n{order}\n\n"
             f"Each fixes mbox applies to {version} on its own and needs nothing from the "
             "others. The refactor applies on top of all the fixes, because it converts "

@@ -7,6 +7,8 @@ import os
 
 import kunit_json
 
+from .. import waivers as ts_waivers
+from ..layout import result_file
 from .tools import die
 
 
@@ -15,7 +17,7 @@ def figures(layout, src, head):
     series)."""
     f = {}
     try:
-        rows = kunit_json.load(os.path.join(layout.kunit_results("x86_64"), "results.json"))
+        rows = kunit_json.load(result_file(layout.kunit_results("x86_64"), "kunit-json"))
     except (OSError, ValueError) as e:
         die(f"no KUnit results ({e}): run make test first")
     f["kunit_rows"] = len(rows)
@@ -23,7 +25,7 @@ def figures(layout, src, head):
     # The other architectures, where make check ran them.
     f["kunit_arch"] = []
     for arch, variant in (("i386", "i386"), ("arm64 (LLVM=1)", "arm64")):
-        path = os.path.join(layout.kunit_results(variant), "results.json")
+        path = result_file(layout.kunit_results(variant), "kunit-json")
         try:
             # Only a run on this series: newer than the series applied in the tree.
             if os.path.getmtime(path) < os.path.getmtime(src + ".stamp"):
@@ -32,7 +34,7 @@ def figures(layout, src, head):
         except OSError:
             continue
         except ValueError as e:
-            die(f"kunit-{variant}/results.json is not readable ({e})")
+            die(f"{os.path.relpath(path, layout.results)} is not readable ({e})")
         f["kunit_arch"].append(
             f"{arch} {sum(1 for _, s in other if s == 'PASS')} of {len(other)}")
     # scripts/report.py's reports, all in $TS_RESULTS/tests: 6.12 against
@@ -40,7 +42,7 @@ def figures(layout, src, head):
     # against the whole series (make fixes).
     tests = layout.boot_results("tests")
     try:
-        with open(os.path.join(tests, "report-base-patched.json")) as fh:
+        with open(result_file(tests, "report", old="base", new="patched", ext="json")) as fh:
             f["test"] = json.load(fh)
     except (OSError, ValueError) as e:
         die(f"no integration report ({e}): run make test first")
@@ -49,8 +51,8 @@ def figures(layout, src, head):
     f["fixes"] = f["refactor"] = None
     # make fixes ran on this series if the whole series it compared the
     # fixes with was built from the tree's HEAD.
-    paths = {"fixes": os.path.join(tests, "report-base-fixes.json"),
-             "refactor": os.path.join(tests, "report-fixes-patched.json")}
+    paths = {"fixes": result_file(tests, "report", old="base", new="fixes", ext="json"),
+             "refactor": result_file(tests, "report", old="fixes", new="patched", ext="json")}
     try:
         with open(paths["refactor"]) as fh:
             fresh = json.load(fh)["kernels"]["patched"].get("commit") == head
@@ -75,17 +77,18 @@ def figures(layout, src, head):
     # run leaves no bench.json).
     f["bench"] = None
     bench = layout.named_results("bench")
+    bench_json = result_file(bench, "bench", ext="json")
     try:
-        with open(os.path.join(bench, "patched", "commit")) as fh:
+        with open(result_file(bench, "commit", kernel="patched")) as fh:
             bench_fresh = fh.read().strip() == head
     except OSError:
         bench_fresh = False
-    if bench_fresh and os.path.exists(os.path.join(bench, "bench.json")):
+    if bench_fresh and os.path.exists(bench_json):
         try:
-            with open(os.path.join(bench, "bench.json")) as fh:
+            with open(bench_json) as fh:
                 f["bench"] = json.load(fh)
         except ValueError as e:
-            die(f"{bench}/bench.json is not readable ({e}): run make bench again")
+            die(f"{bench_json} is not readable ({e}): run make bench again")
     return f
 
 
@@ -158,14 +161,14 @@ def testing_text(f, version):
 
 def load_waivers(series_dir):
     """The checkpatch messages waived per patch, from SERIES_DIR's
-    checkpatch.waivers: {patch: {message type}}."""
-    w = collections.defaultdict(set)
-    with open(os.path.join(series_dir, "checkpatch.waivers")) as fh:
-        for line in fh:
-            f = line.split("#", 1)[0].split() if not line.startswith("#") else []
-            if len(f) >= 3:
-                w[f[0]].add(f[1])
-    return w
+    checkpatch.waivers (tsanity.waivers, the one parser: each of a patch
+    of SERIES_DIR's series): {patch: {message type}}; dies naming a line
+    it refuses."""
+    try:
+        return ts_waivers.by_patch(ts_waivers.load(ts_waivers.path(series_dir),
+                                                   os.path.join(series_dir, "series")))
+    except ts_waivers.WaiverError as e:
+        die(str(e))
 
 
 def waiver_text(patches, waivers):

@@ -68,12 +68,13 @@ def pages_base(layout, proj):
     return f"{what} of {proj} {upstream} (Debian {r['suite']}'s {r['package']} {r['version']})"
 
 
-def write_mbox(src, layout, proj, name, sender, values, api_lists, out):
-    """The mbox NAME of the man-page patches of PROJ, to the people of its
-    MAINTAINERS entry in SRC, with its cover letter filled in with VALUES
-    and @PAGES_BASE@ (pages_base(); LAYOUT: the run's tsanity.layout):
-    (path, PROJ, the pages it changes), its row of the summary, and the
-    recipients of each patch, (NAME, patch, To, Cc)."""
+def write_mbox(src, layout, proj, mbox, sender, values, api_lists):
+    """The mbox MBOX (files.Mbox) of the man-page patches of PROJ, to the
+    people of its MAINTAINERS entry in SRC, with its cover letter filled in
+    with VALUES and @PAGES_BASE@ (pages_base(); LAYOUT: the run's
+    tsanity.layout): (path, PROJ, the pages it changes), its row of the
+    summary, and the recipients of each patch, (its name, patch, To, Cc)."""
+    name = mbox.stem
     pfiles = sorted(glob.glob(os.path.join(REPO, "patches", proj, "*.patch")))
     if not pfiles:
         die(f"no man-page patch in patches/{proj}/")
@@ -98,12 +99,11 @@ def write_mbox(src, layout, proj, name, sender, values, api_lists, out):
              "MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n"
              "Content-Transfer-Encoding: 8bit\n\n" + body + "\n")
     cover = add_headers(cover, to, cc)
-    path = os.path.join(out, f"{name}.mbox")
-    with open(path, "w") as fh:
+    with open(mbox.path, "w") as fh:
         fh.write(cover + "".join(texts))
-    row = (f"| {name}.mbox | {spec['entry']} "
+    row = (f"| {mbox.file} | {spec['entry']} "
            f"(Debian {spec.get('source', spec.get('suite'))}) | {len(pfiles)} (PATCH) |")
-    return (path, proj, sorted(set(pages))), row, recipients
+    return (mbox.path, proj, sorted(set(pages))), row, recipients
 
 
 def authored(text, path, k, n, sender):

@@ -15,6 +15,7 @@ import os
 
 from .. import stable as ts_stable
 from ..config import REPO
+from ..layout import result_file
 from .msgid import message_id, set_ids
 from .people import PROJECT_EMAIL, PROJECT_NAME, add_headers, body_people, cc_trailers, \
     dedup, fmt_addr, project_sob
@@ -59,7 +60,7 @@ def mails(version, who, repo=REPO):
 def draft(version, who, out_dir, repo=REPO):
     """Write stable-VERSION.y.draft.mbox, addressed to nobody, to OUT_DIR:
     (path, the number of patches, the TBDs left)."""
-    path = os.path.join(out_dir, f"stable-{version}.y.draft.mbox")
+    path = result_file(out_dir, "stable-draft", version=version)
     with open(path, "w") as f:
         f.write("".join(text for _, text in mails(version, who, repo)))
     return path, len(patch_names(version, repo)), tbds(version, repo)
@@ -82,7 +83,7 @@ def sendable(version, who, out_dir, repo=REPO):
     for _, text in ms:
         cc = dedup(cc_trailers(text) + body_people(text), drop=[sender, STABLE_LIST])
         texts.append(add_headers(text, [STABLE_LIST], cc))
-    path = os.path.join(out_dir, f"stable-{version}.y.mbox")
+    path = result_file(out_dir, "stable-mbox", version=version)
     with open(path, "w") as f:
         f.write("".join(texts))
     return path
