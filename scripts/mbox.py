@@ -102,7 +102,7 @@ def main():
     # Written to mbox.new and renamed to mbox only once every check passed:
     # results/mbox never holds mboxes that failed a check.
     final = layout.named_results("mbox")
-    out = final + ".new"
+    out = layout.staging("mbox")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     tmp = tempfile.mkdtemp(prefix="ts-mbox.")

@@ -146,6 +146,11 @@ class Layout:
             raise ValueError(f"no results directory for '{job}'")
         return os.path.join(self.results, job)
 
+    def staging(self, job):
+        """Where a job writes its results before they become
+        named_results(JOB) at once, every check passed (make mbox)."""
+        return self.named_results(job) + ".new"
+
     # The user-space suites: kernel-independent, shared by every kernel.
     @property
     def suites(self):
@@ -325,6 +330,7 @@ PATHS = {
     "kunit-results": (lambda l, v: l.kunit_results(v), "VARIANT"),
     "boot-results": (lambda l, s, v="": l.boot_results(s, v), "SUITE [sanitized]"),
     "named-results": (lambda l, j: l.named_results(j), "JOB"),
+    "staging": (lambda l, j: l.staging(j), "JOB"),
     "suites": (lambda l: l.suites, ""),
     "suites-apt": (lambda l: l.suites_apt, ""),
     "suite-source": (lambda l, s: l.suite_source(s), "liburing|libaio"),
