@@ -58,6 +58,7 @@ for k in "${kernels[@]}"; do
 	earlier=$(ts_path result "$out" serial-round kernel="$k" round='*')
 	earlier_dir=$(dirname "$earlier")
 	earlier_glob=$(basename "$earlier")
+	# shellcheck disable=SC2086
 	rm -f -- "$earlier_dir"/$earlier_glob
 done
 for r in $(seq 1 "$rounds"); do
