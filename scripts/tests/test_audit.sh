@@ -4,7 +4,8 @@
 # scripts/audit.py (0 audited and consistent, 1 audited and not, 2 could not
 # audit; the header of both): each makes the audit fail early, so the whole
 # takes seconds, never the minutes of a real audit.  audit.py is replaced by
-# a stub (TS_REPO) where what is tested is audit.sh's reading of its status.
+# a stub (TS_REPO) where what is tested is audit.sh's reading of its status
+# and of its answer (--answer).
 # Prints "ok - ..." or "not ok - ..." per expectation (TAP), and exits 1 if
 # any failed.
 set -euo pipefail
@@ -221,8 +222,9 @@ check "forms: a table that is not valid exits 2, named" 2 \
 run env TS_AUDIT_FORMS="$tmp/none.py" "$audit_sh"
 check "audit.sh with a missing forms table exits 2" 2 '^error: forms table .*none\.py not found'
 
-# audit.sh's reading of audit.py's status, through the tee: a stub prints
-# $STUB_OUT and exits $STUB_RC.
+# audit.sh's reading of audit.py's status and answer (--answer FILE): a
+# stub that prints nothing writes $STUB_ANSWER to FILE (nothing if it is
+# "-") and exits $STUB_RC.
 mkdir -p "$tmp/repo/scripts"
 touch "$tmp/repo/scripts/forms.cocci" "$tmp/repo/scripts/forms_table.py"
 # the project's semantic patch, which audit.sh takes where the tree's has no
@@ -232,46 +234,53 @@ printf 'virtual audit\n' >"$tmp/repo/scripts/audit.cocci"
 ver_re=$(printf '%s' "${base_tag#base-}" | sed 's/\./\\./g')
 cat >"$tmp/repo/scripts/audit.py" <<'EOF'
 #!/bin/sh
-[ -z "$STUB_OUT" ] || printf '%s\n' "$STUB_OUT"
+for a in "$@"; do [ "$p" != --answer ] || answer=$a; p=$a; done
+[ "$STUB_ANSWER" = - ] || printf '%s' "$STUB_ANSWER" >"$answer"
 exit "$STUB_RC"
 EOF
 chmod +x "$tmp/repo/scripts/audit.py"
-stub() { # RC OUT ARGS...: audit.sh with the stub exiting RC after printing OUT
-	local stub_rc=$1 stub_out=$2
+stub() { # RC ANSWER ARGS...: audit.sh with the stub answering ANSWER, exiting RC
+	local stub_rc=$1 stub_answer=$2
 	shift 2
-	run env TS_REPO="$tmp/repo" STUB_RC="$stub_rc" STUB_OUT="$stub_out" \
+	run env TS_REPO="$tmp/repo" STUB_RC="$stub_rc" STUB_ANSWER="$stub_answer" \
 		TS_AUDIT_BASE_EXPECT="a/x.c:f b/y.c:g" "$audit_sh" "$@"
 }
-both=$'inconsistent: a/x.c f(): none\ninconsistent: b/y.c g(): none'
+both=$'inconsistent a/x.c:f\ninconsistent b/y.c:g\n' # two inconsistent rows
 stub 0 "" --strict
 check "audit.sh --strict: audit.py 0 gives 0" 0 '^==> audit done'
 stub 1 "" --strict
 check "audit.sh --strict: audit.py 1 gives 1" 1 '^error: audit: timeout paths not consistent'
-stub 2 "" --strict
+stub 2 - --strict
 check "audit.sh --strict: audit.py 2 gives 2" 2 '^error: audit failed \(audit\.py exit 2'
-stub 3 ""
+stub 3 -
 check "audit.sh: audit.py 3 gives 2" 2 '^error: audit failed \(audit\.py exit 3'
+stub 1 - --strict
+check "audit.sh: audit.py 1 without an answer gives 2, named" 2 \
+	'^error: audit\.py exited 1 and wrote no answer'
+stub 0 $'inconsistent: a/x.c f(): none\n' --strict
+check "audit.sh: an answer line it does not know gives 2, named" 2 \
+	"^error: audit\.py's answer: unknown line 'inconsistent: a/x\.c f\(\): none'"
 stub 1 "$both" --base
 check "audit.sh --base: every expected path inconsistent gives 0" 0 \
 	"^==> audit of $ver_re: 2 inconsistent timeout-path rows"
-stub 1 "${both%%$'\n'*}" --base
+stub 1 $'inconsistent a/x.c:f\n' --base
 check "audit.sh --base: an expected path not inconsistent gives 1" 1 \
 	'^error: audit of '"$ver_re"' does not name these paths as inconsistent: b/y\.c:g '
 stub 0 "" --base
 check "audit.sh --base: every path consistent gives 1" 1 \
 	'^error: audit of '"$ver_re"' finds every timeout path consistent'
-stub 2 "$both" --base
+stub 2 - --base
 check "audit.sh --base: audit.py 2 gives 2" 2 '^error: audit of '"$ver_re"' failed \(audit\.py exit 2'
-stub 1 "$both"$'\nunlisted timeout form: a/x.c f(): tv.tv_usec' --base
+stub 1 "$both"$'unlisted a/x.c:f\n' --base
 check "audit.sh --base: an unlisted timeout form gives 1" 1 \
 	'^error: audit of '"$ver_re"': the other timeout forms are not as .*forms_table\.py says'
-stub 1 "$both"$'\nstale forms_table entry: x: none of a/x.c:f found' --base
+stub 1 "$both"$'stale x\n' --base
 check "audit.sh --base: a stale forms table entry gives 1" 1 \
 	'^error: audit of '"$ver_re"': the other timeout forms are not as'
-stub 1 'stale forms_table entry: x: none of a/x.c:f found' --strict
+stub 1 $'stale x\n' --strict
 check "audit.sh --strict: forms not as the table says gives 1, named" 1 \
 	'^error: audit: other timeout forms not as .*forms_table\.py says \(listed above\)$'
-stub 1 "${both%%$'\n'*}"$'\nstale forms_table entry: x: none of a/x.c:f found' --strict
+stub 1 $'inconsistent a/x.c:f\nstale x\n' --strict
 check "audit.sh --strict: both kinds named" 1 \
 	'^error: audit: timeout paths not consistent with the contract, and other timeout forms not as'
 
