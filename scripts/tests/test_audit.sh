@@ -18,6 +18,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-test-audit.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # Every run writes here, never over the results of a real audit.
 export TS_RESULTS=$tmp/results
+# ts_path NAME [ARG...]: a path of the layout (scripts/tsanity/layout.py).
+ts_path() { "$repo/scripts/ts" path "$@"; }
+audit_results=$(ts_path named-results audit)
+audit_md=$(ts_path result "$audit_results" audit)
+forms_json=$(ts_path result "$audit_results" audit-forms)
 
 n=0
 failed=0
@@ -82,9 +87,9 @@ for opt in --src --cocci --cocci-origin --base-tag --macros --out --dirs --graph
 done
 check "audit.py's header usage names every required option" 0
 required=(--src "$tmp/none" --cocci "$tmp/x.cocci" --cocci-origin t
-	--base-tag base-6.12 --macros "$tmp/m.h" --out "$tmp/out.md"
+	--base-tag base-6.12 --macros "$tmp/m.h" --out "$audit_md"
 	--dirs ipc --graph-dirs ipc --forms-cocci "$repo/scripts/forms.cocci"
-	--forms-table "$repo/scripts/forms_table.py" --forms-json "$tmp/forms.json")
+	--forms-table "$repo/scripts/forms_table.py" --forms-json "$forms_json")
 run "$audit_py" "${required[@]}" --bogus
 check "audit.py with an unknown option exits 2" 2 'unrecognized arguments: --bogus'
 run "$audit_py" "${required[@]}"
@@ -198,16 +203,19 @@ table "$tmp/t-all.py" fake:fs/fake.c:fake_set_timeout fake_poll:fs/fake.c:sys_fa
 fixture "$tmp/t-all.py" --strict
 check "forms: every form listed and every entry found passes --strict" 0 \
 	'^==> \[ *[0-9]+ s\] forms: 2 of 2 interfaces found, 0 findings set aside, 0 unlisted, 0 stale'
+# forms.json on one line, its keys sorted (Python's json.tool): each
+# interface found, from its "found" to its "id", as fixed text.
 rc=0
-out=$(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(" ".join("%s=%s:%d" % (i["id"], i["found"][0]["function"], i["found"][0]["line"])
-               for i in d["interfaces"]))' "$TS_RESULTS/audit/forms.json") || rc=$?
-check "forms: forms.json lists the interfaces found, with their lines" 0 \
-	'^fake=fake_set_timeout:7 fake_poll=sys_fake_poll:22$'
+out=$(python3 -m json.tool --compact --sort-keys "$forms_json") || rc=$?
+for want in \
+	'"found":[{"file":"fs/fake.c","function":"fake_set_timeout","line":7,"reads":["tv.tv_usec"]}],"functions":["fs/fake.c:fake_set_timeout"],"id":"fake",' \
+	'"found":[{"file":"fs/fake.c","function":"sys_fake_poll","line":22,"reads":["parameter int timeout_msecs"]}],"functions":["fs/fake.c:sys_fake_poll"],"id":"fake_poll",'; do
+	grep -q -F -e "$want" <<<"$out" || { rc=1; out="$forms_json lacks: $want"$'\n'"$out"; }
+done
+check "forms: the JSON of the forms (--forms-json) lists the interfaces found, with their lines" 0
 rc=0
-out=$(cat "$TS_RESULTS/audit/audit.md")
-check "forms: audit.md has the table of the other timeout forms" 0 \
+out=$(cat "$audit_md")
+check "forms: the table (--out) has the other timeout forms" 0 \
 	'^\| fake \(`fake`\) \| .* \| `fs/fake\.c:7` `fake_set_timeout\(\)` \|'
 table "$tmp/t-stale.py" fake:fs/fake.c:fake_set_timeout fake_poll:fs/fake.c:sys_fake_poll \
 	gone:fs/fake.c:fake_gone_away
