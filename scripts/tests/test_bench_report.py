@@ -231,9 +231,6 @@ class BenchReport(unittest.TestCase):
         self.assertNotIn("unreadable", r.stderr)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 class BenchReport73(unittest.TestCase):
     """7.3's series: io_uring's SQE timeouts and wait saturate (every kernel
     refuses the SQE timeouts' {-1, 0}; the wait has no refuse path), and
@@ -286,3 +283,7 @@ class BenchReport73(unittest.TestCase):
         r = self.run_report(self.lines73(), version="6.1")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("knows no fixes part of Linux 6.1", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
