@@ -134,7 +134,8 @@ def load(bench_dir, kernel, errors, order):
     logs = sorted(glob.glob(layout.result_file(bench_dir, "serial-round", kernel=kernel,
                                                round="*")))
     if not logs:
-        sys.exit(f"error: no serial-<round>.log in {layout.run_dir(bench_dir, kernel)}")
+        any_round = layout.result_file(bench_dir, "serial-round", kernel=kernel, round="<round>")
+        sys.exit(f"error: no {os.path.basename(any_round)} in {layout.run_dir(bench_dir, kernel)}")
     for path in logs:
         with open(path, errors="replace") as f:
             for line in f:
@@ -273,17 +274,18 @@ def main():
                 "explains these; see below."]
     else:
         out.append("None: 0 within the spread on every path.")
-    for path in (layout.result_file(d, "objdiff"),
-                 layout.result_file(d, "bloat-o-meter", old="base", new="fixes"),
-                 layout.result_file(d, "bloat-o-meter", old="fixes", new="patched")):
-        fname = os.path.basename(path)
+    # objdiff.md is markdown; bloat-o-meter's text is shown as it is.
+    for path, verbatim in ((layout.result_file(d, "objdiff"), False),
+                           (layout.result_file(d, "bloat-o-meter", old="base", new="fixes"), True),
+                           (layout.result_file(d, "bloat-o-meter", old="fixes", new="patched"),
+                            True)):
         if not os.path.exists(path):
             errors.append(f"{path} missing")
             continue
         with open(path) as f:
             body = f.read().rstrip("\n")
-        out += ["", f"## {fname}", ""] + (["```", body, "```"] if fname.endswith(".txt")
-                                          else [body])
+        out += ["", f"## {os.path.basename(path)}", ""] + (["```", body, "```"] if verbatim
+                                                          else [body])
     out.append("")
     text = "\n".join(out)
     with open(out_md, "w") as f:
