@@ -2,8 +2,8 @@
 # usage: scripts/audit.py [-h] --src DIR --cocci FILE --cocci-origin TEXT
 #                         --base-tag TAG --macros FILE --out FILE --dirs DIRS
 #                         --graph-dirs DIRS --forms-cocci FILE --forms-table
-#                         FILE --forms-json FILE [--jobs N] [--doc FILE]
-#                         [--strict]
+#                         FILE --forms-json FILE [--jobs N] [--answer FILE]
+#                         [--doc FILE] [--strict]
 # The analysis half of scripts/audit.sh (which picks the semantic patch and
 # builds the macro file; run that, not this).  Python 3 standard library only.
 #
@@ -29,7 +29,9 @@
 #     by file:function, and every entry must be found.  No call graph: the
 #     table gives the entry points.  The interfaces found go to --forms-json.
 # It writes the markdown tables to --out and rewrites the sections of --doc
-# between the audit markers and between the forms markers.
+# between the audit markers and between the forms markers.  --answer FILE:
+# the rows and forms that audit.sh judges, one fact a line (write_answer()),
+# so that audit.sh reads no message meant for people.
 # The steps are modules of scripts/tsanity/audit/: paths.py (1 and 3),
 # callgraph.py (2), forms.py (4), render.py (what is written) and tools.py
 # (spatch, git grep, the messages); this file reads the options, runs them
@@ -94,11 +96,28 @@ def parse_args():
                     help='where to write the interfaces found, as JSON')
     ap.add_argument('--jobs', type=int, default=2, metavar='N',
                     help='spatch -j (default 2)')
+    ap.add_argument('--answer', metavar='FILE',
+                    help='also write the answer for scripts/audit.sh to FILE, '
+                    'one fact a line (write_answer())')
     ap.add_argument('--doc', metavar='FILE',
                     help='also rewrite the table between the audit markers')
     ap.add_argument('--strict', action='store_true',
                     help='exit 1 if a timeout-path row is not consistent')
     return ap.parse_args()
+
+
+def write_answer(path, bad, unlisted, stale):
+    """--answer: what scripts/audit.sh judges, one fact a line, in the
+    order found: "inconsistent FILE:FUNCTION" for a timeout-path row not
+    consistent with the contract (FILE:FUNCTION as TS_AUDIT_BASE_EXPECT
+    names them), "unlisted FILE:FUNCTION" for a timeout form that is not
+    in the forms table, "stale ID" for an entry of the table not found.
+    Written whatever --strict says; nothing is judged here."""
+    facts = (['inconsistent %s:%s' % (r['file'], r['fn']) for r in bad] +
+             ['unlisted %s:%s' % (r['file'], r['function']) for r in unlisted] +
+             ['stale %s' % e['id'] for e in stale])
+    with open(path, 'w') as f:
+        f.write(''.join(fact + '\n' for fact in facts))
 
 
 def verdict(strict, bad, problems, table, out):
@@ -149,6 +168,8 @@ def main():
     forms_body = render_forms(a, sel, table, found, unlisted, stale, missing)
     write_out(a.out, body, forms_body)
     write_forms_json(a.forms_json, a, sel, table, found, unlisted, stale)
+    if a.answer:
+        write_answer(a.answer, bad, unlisted, stale)
     if a.doc:
         rewrite_doc(a.doc, [(DOC_BEGIN, DOC_END, body),
                             (FORMS_BEGIN, FORMS_END, forms_body)])

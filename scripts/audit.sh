@@ -159,46 +159,70 @@ sed 's/asmlinkage unsigned long func(/asmlinkage long sys_##func(/' \
 } >>"$macros"
 
 mkdir -p "$results"
-# audit.py's lines for the forms table not holding (--strict)
-forms_re='^(unlisted timeout form|stale forms_table entry): '
+audit_md=$(ts_path result "$results" audit)
+forms_json=$(ts_path result "$results" audit-forms)
+audit_stdout=$(ts_path result "$results" audit-stdout)
+# audit.py's answer (--answer), what is judged below: one fact a line,
+# "inconsistent FILE:FUNCTION" (a timeout-path row not consistent with the
+# contract), "unlisted FILE:FUNCTION" (a timeout form not in the forms
+# table), "stale ID" (an entry of the table not found).
+answer=$tmp/answer
 start=$(date +%s)
 rc=0
 "$TS_REPO/scripts/audit.py" --src "$TS_SRC" --cocci "$cocci" \
 	--cocci-origin "$origin" --base-tag "$TS_BASE_TAG" --macros "$macros" \
-	--out "$results/audit.md" --dirs "$TS_AUDIT_DIRS" \
+	--out "$audit_md" --dirs "$TS_AUDIT_DIRS" \
 	--graph-dirs "$TS_AUDIT_GRAPH_DIRS" --forms-cocci "$forms_cocci" \
-	--forms-table "$TS_AUDIT_FORMS" --forms-json "$results/forms.json" \
-	--jobs "$TS_AUDIT_JOBS" "${strict[@]}" "${doc[@]}" 2>&1 |
-	tee "$results/stdout" || rc=${PIPESTATUS[0]}
+	--forms-table "$TS_AUDIT_FORMS" --forms-json "$forms_json" \
+	--jobs "$TS_AUDIT_JOBS" --answer "$answer" "${strict[@]}" "${doc[@]}" 2>&1 |
+	tee "$audit_stdout" || rc=${PIPESTATUS[0]}
+# The answer, read when audit.py audited (0 or 1): the inconsistent rows by
+# FILE:FUNCTION, and how many forms are not as the table says.
+declare -A inconsistent=()
+ninconsistent=0
+nforms=0
+if [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; then
+	[ -f "$answer" ] || fail "audit.py exited $rc and wrote no answer ($answer)"
+	while read -r kind what; do
+		case $kind in
+		inconsistent)
+			inconsistent[$what]=1
+			ninconsistent=$((ninconsistent + 1))
+			;;
+		unlisted | stale) nforms=$((nforms + 1)) ;;
+		*) fail "audit.py's answer: unknown line '$kind $what' ($answer)" ;;
+		esac
+	done <"$answer"
+fi
 if [ "$base" -eq 1 ]; then
 	# audit.py runs with --strict: 1 is the answer wanted, 0 a rule that
 	# sees nothing wrong in the base.
 	case $rc in
-	0) refuted "audit of $TS_KERNEL finds every timeout path consistent: expected $expect inconsistent (see $results/audit.md)" ;;
+	0) refuted "audit of $TS_KERNEL finds every timeout path consistent: expected $expect inconsistent (see $audit_md)" ;;
 	1) ;;
 	*) fail "audit of $TS_KERNEL failed (audit.py exit $rc, named above)" ;;
 	esac
 	missing=()
 	for e in $expect; do
-		grep -q -F "inconsistent: ${e%%:*} ${e#*:}():" "$results/stdout" || missing+=("$e")
+		[ -n "${inconsistent[$e]:-}" ] || missing+=("$e")
 	done
 	[ ${#missing[@]} -eq 0 ] ||
-		refuted "audit of $TS_KERNEL does not name these paths as inconsistent: ${missing[*]} (see $results/audit.md)"
+		refuted "audit of $TS_KERNEL does not name these paths as inconsistent: ${missing[*]} (see $audit_md)"
 	# The same forms table must hold on the base: every form found is listed,
 	# every entry is found.
-	if grep -q -E "$forms_re" "$results/stdout"; then
-		refuted "audit of $TS_KERNEL: the other timeout forms are not as $TS_AUDIT_FORMS says (listed above; see $results/audit.md)"
+	if [ "$nforms" -gt 0 ]; then
+		refuted "audit of $TS_KERNEL: the other timeout forms are not as $TS_AUDIT_FORMS says (listed above; see $audit_md)"
 	fi
-	log "audit of $TS_KERNEL: $(grep -c '^inconsistent: ' "$results/stdout") inconsistent timeout-path rows, every expected one among them, and the forms table holds, in $(($(date +%s) - start)) s"
+	log "audit of $TS_KERNEL: $ninconsistent inconsistent timeout-path rows, every expected one among them, and the forms table holds, in $(($(date +%s) - start)) s"
 	exit 0
 fi
 case $rc in
 0) log "audit done in $(($(date +%s) - start)) s" ;;
 1)
 	what="timeout paths not consistent with the contract"
-	if grep -q -E "$forms_re" "$results/stdout"; then
+	if [ "$nforms" -gt 0 ]; then
 		forms="other timeout forms not as $TS_AUDIT_FORMS says"
-		if grep -q '^inconsistent: ' "$results/stdout"; then
+		if [ "$ninconsistent" -gt 0 ]; then
 			what="$what, and $forms"
 		else
 			what=$forms

@@ -48,6 +48,7 @@ import statistics
 import sys
 
 from tsanity import cli as ts_cli
+from tsanity import layout
 
 V = ts_cli.version_or_exit()
 
@@ -124,14 +125,17 @@ def sleeps(key):
     return (entry, key[2]) in SLEEPS
 
 
-def load(kdir, errors, order):
-    """{(abi, entry, path): [repeats]}, {(abi, entry, path): {answers}};
-    every key, in the order of the logs, appended to order"""
+def load(bench_dir, kernel, errors, order):
+    """{(abi, entry, path): [repeats]}, {(abi, entry, path): {answers}} of
+    a kernel's rounds; every key, in the order of the logs, appended to
+    order"""
     runs, refused_not = {}, {}
-    logs = sorted(glob.glob(os.path.join(kdir, "serial-*.log")))
+    # Every round's serial log: the round a glob.
+    logs = sorted(glob.glob(layout.result_file(bench_dir, "serial-round", kernel=kernel,
+                                               round="*")))
     if not logs:
-        sys.exit(f"error: no serial-<round>.log in {kdir}")
-    kernel = os.path.basename(kdir)
+        any_round = layout.result_file(bench_dir, "serial-round", kernel=kernel, round="<round>")
+        sys.exit(f"error: no {os.path.basename(any_round)} in {layout.run_dir(bench_dir, kernel)}")
     for path in logs:
         with open(path, errors="replace") as f:
             for line in f:
@@ -170,13 +174,15 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[0])
     d = sys.argv[1]
+    out_md = layout.result_file(d, "bench", ext="md")
+    out_json = layout.result_file(d, "bench", ext="json")
     # A failed run leaves no figures for others to quote.
-    if os.path.exists(os.path.join(d, "bench.json")):
-        os.remove(os.path.join(d, "bench.json"))
+    if os.path.exists(out_json):
+        os.remove(out_json)
     errors, nonzero = [], []
     data, notref, keys = {}, {}, []
     for k in KERNELS:
-        data[k], notref[k] = load(os.path.join(d, k), errors, keys)
+        data[k], notref[k] = load(d, k, errors, keys)
     out = ["# Cost of the series, in instructions per call", "",
            "QEMU -icount shift=0,sleep=off: the guest clock advances one ns per instruction, "
            "so these are instruction counts (the loop's own included, the same on every "
@@ -268,28 +274,30 @@ def main():
                 "explains these; see below."]
     else:
         out.append("None: 0 within the spread on every path.")
-    for fname in ("objdiff.md", "bloat-o-meter-base-fixes.txt",
-                  "bloat-o-meter-fixes-patched.txt"):
-        path = os.path.join(d, fname)
+    # objdiff.md is markdown; bloat-o-meter's text is shown as it is.
+    for path, verbatim in ((layout.result_file(d, "objdiff"), False),
+                           (layout.result_file(d, "bloat-o-meter", old="base", new="fixes"), True),
+                           (layout.result_file(d, "bloat-o-meter", old="fixes", new="patched"),
+                            True)):
         if not os.path.exists(path):
             errors.append(f"{path} missing")
             continue
         with open(path) as f:
             body = f.read().rstrip("\n")
-        out += ["", f"## {fname}", ""] + (["```", body, "```"] if fname.endswith(".txt")
-                                          else [body])
+        out += ["", f"## {os.path.basename(path)}", ""] + (["```", body, "```"] if verbatim
+                                                          else [body])
     out.append("")
     text = "\n".join(out)
-    with open(os.path.join(d, "bench.md"), "w") as f:
+    with open(out_md, "w") as f:
         f.write(text)
     if not errors:
-        with open(os.path.join(d, "bench.json"), "w") as f:
+        with open(out_json, "w") as f:
             json.dump([{"abi": k[0], "entry": k[1], "path": k[2], **v} for k, v in rows.items()],
                       f, indent=1)
     print(text)
     for e in errors:
         print(f"error: {e}", file=sys.stderr)
-    print(os.path.join(d, "bench.md"))
+    print(out_md)
     return 1 if errors else 0
 
 

@@ -28,8 +28,9 @@ done
 for pair in base:fixes fixes:patched; do
 	a=${pair%%:*} b=${pair#*:}
 	log "bloat-o-meter: guest-$a/vmlinux -> guest-$b/vmlinux"
+	bloat=$(ts_path result "$out" bloat-o-meter old="$a" new="$b")
 	"$TS_SRC/scripts/bloat-o-meter" "${guest[$a]}/vmlinux" "${guest[$b]}/vmlinux" \
-		>"$out/bloat-o-meter-$a-$b.txt" || die "scripts/bloat-o-meter $a -> $b failed"
+		>"$bloat" || die "scripts/bloat-o-meter $a -> $b failed"
 done
 # The C files the refactor changes, whose objects the guest builds.
 last_fix=$(series_commits "$TS_SRC" fixes | sed -n '$p')
@@ -41,17 +42,30 @@ while read -r f; do
 done < <(git -C "$TS_SRC" diff --name-only "$last_fix" HEAD -- '*.c')
 [ ${#objs[@]} -gt 0 ] || die "no object of the refactor's C files in both guest builds"
 log "objdump: ${#objs[@]} objects of the refactor, fixes vs patched"
+objdiff=$(ts_path result "$out" objdiff)
 python3 "$TS_REPO/scripts/objdiff.py" "${guest[fixes]}" "${guest[patched]}" "${objs[@]}" \
-	>"$out/objdiff.md" || die "scripts/objdiff.py failed (see $out/objdiff.md)"
+	>"$objdiff" || die "scripts/objdiff.py failed (see $objdiff)"
 rounds=$TS_BENCH_ROUNDS
+# Each kernel's serial log, which scripts/boot.sh writes anew each boot,
+# is copied to its round's log.
+declare -A serial
 for k in "${kernels[@]}"; do
-	mkdir -p "$out/$k"
-	rm -f "$out/$k"/serial-*.log
+	serial[$k]=$(ts_path result "$out" serial kernel="$k")
+	run=$(ts_path run "$out" "$k")
+	mkdir -p "$run"
+	# The rounds of an earlier run: any round (the directory quoted, the
+	# name a glob).
+	earlier=$(ts_path result "$out" serial-round kernel="$k" round='*')
+	earlier_dir=$(dirname "$earlier")
+	earlier_glob=$(basename "$earlier")
+	# shellcheck disable=SC2086
+	rm -f -- "$earlier_dir"/$earlier_glob
 done
 for r in $(seq 1 "$rounds"); do
 	for k in "${kernels[@]}"; do
 		TS_ICOUNT=1 "$TS_REPO/scripts/boot.sh" "$k" bench
-		cp "$out/$k/serial.log" "$out/$k/serial-$r.log"
+		round_log=$(ts_path result "$out" serial-round kernel="$k" round="$r")
+		cp "${serial[$k]}" "$round_log"
 	done
 done
 python3 "$TS_REPO/scripts/bench-report.py" "$out"

@@ -41,6 +41,7 @@ import sys
 import forms_table
 import intended
 from tsanity import cli as ts_cli
+from tsanity import layout
 
 FORM = re.compile(r"^# form (?P<iface>\S+) (?P<abi>\S+) (?P<cls>\S+) (?P<input>[^:]+): (?P<answer>.+)$")
 LIMITS = {"LONG_MIN": -2**63, "LONG_MAX": 2**63 - 1, "INT_MIN": -2**31, "INT_MAX": 2**31 - 1,
@@ -79,7 +80,7 @@ ACCEPTED = re.compile(r"^(\d+|blocked|ETIMEDOUT|ETIME)( read-back=\S+)?$")
 
 def lines(results, kernel):
     """{(iface, abi, cls, input): answer} of a kernel's verdict."""
-    with open(os.path.join(results, kernel, "verdict.json")) as f:
+    with open(layout.result_file(results, "verdict", kernel=kernel)) as f:
         v = json.load(f)
     out = {}
 
@@ -286,12 +287,13 @@ def main():
         md.append("")
     md += ["## Not measured", "", "| interface | why |", "|---|---|"]
     md += [f"| {k} | {v} |" for k, v in sorted(not_measured.items())] + [""]
-    base = os.path.join(results, f"forms-{old}-{new}")
-    with open(base + ".md", "w") as f:
+    out = {ext: layout.result_file(results, "forms", old=old, new=new, ext=ext)
+           for ext in ("md", "svg", "json")}
+    with open(out["md"], "w") as f:
         f.write("\n".join(md))
-    with open(base + ".svg", "w") as f:
+    with open(out["svg"], "w") as f:
         f.write(svg(rows, cells, old, new, not_measured))
-    with open(base + ".json", "w") as f:
+    with open(out["json"], "w") as f:
         json.dump({"old": old, "new": new,
                    "rows": [{"interface": i, "abi": abi,
                              "classes": {cls: cells[(i, abi, cls)]["inputs"]
@@ -304,7 +306,7 @@ def main():
           f"{ndiff} answered differently (intended), "
           f"{len(not_measured)} interfaces not measured, {nexc} answers not the contract's, "
           f"{len(problems)} problems")
-    print(base + ".svg")
+    print(out["svg"])
     return 1 if problems else 0
 
 

@@ -25,21 +25,25 @@ mapfile -t dirs < <(sed -n 's#^+++ b/Documentation/\([^/]*\)/.*#\1#p' "${patches
 sphinxdirs=${dirs[*]}
 page=$(sed -n 's#^+++ b/\(Documentation/.*/timeouts.rst\)$#\1#p' "${patches[@]}" | sort -u)
 [ "$(echo "$page" | grep -c .)" -eq 1 ] || die "htmldocs: the series should add one Documentation/*/timeouts.rst, found: ${page:-none}"
+# Each kernel's warnings, by kernel.
+declare -A warnings
 for k in base patched; do
 	src=$(src_of "$k")
 	out=$(ts_path htmldocs-build "$k")
 	log "make htmldocs SPHINXDIRS=\"$sphinxdirs\" on $k"
 	for d in "${dirs[@]}"; do rm -rf "$out/Documentation/output/$d"; done
-	kmake "$src" "$out" SPHINXDIRS="$sphinxdirs" htmldocs >"$results/$k.log" 2>&1 ||
-		{ tail -n 30 "$results/$k.log" >&2; die "make htmldocs SPHINXDIRS=\"$sphinxdirs\" failed on $k: see $results/$k.log"; }
+	klog=$(ts_path result "$results" htmldocs-log kernel="$k")
+	warnings[$k]=$(ts_path result "$results" htmldocs-warnings kernel="$k")
+	kmake "$src" "$out" SPHINXDIRS="$sphinxdirs" htmldocs >"$klog" 2>&1 ||
+		{ tail -n 30 "$klog" >&2; die "make htmldocs SPHINXDIRS=\"$sphinxdirs\" failed on $k: see $klog"; }
 	# "file:line: WARNING: message" and sphinx's own "WARNING: message".
-	grep -E '(WARNING|ERROR|CRITICAL|[Ww]arning:)' "$results/$k.log" |
-		sed -E "s#$src/##g; s#:[0-9]+:#:#g" | sort >"$results/$k.warnings" || [ $? -eq 1 ]
+	grep -E '(WARNING|ERROR|CRITICAL|[Ww]arning:)' "$klog" |
+		sed -E "s#$src/##g; s#:[0-9]+:#:#g" | sort >"${warnings[$k]}" || [ $? -eq 1 ]
 done
 new=$(awk 'NR==FNR {b[$0]++; next} {if (b[$0] > 0) b[$0]--; else print}' \
-	"$results/base.warnings" "$results/patched.warnings")
-nbase=$(wc -l <"$results/base.warnings")
-npatched=$(wc -l <"$results/patched.warnings")
+	"${warnings[base]}" "${warnings[patched]}")
+nbase=$(wc -l <"${warnings[base]}")
+npatched=$(wc -l <"${warnings[patched]}")
 if [ -n "$new" ]; then
 	echo "$new" | sed 's/^/  /' >&2
 	die "htmldocs ($sphinxdirs): $(echo "$new" | wc -l) warning(s) that base lacks (base $nbase, patched $npatched)"

@@ -35,8 +35,10 @@ accel=$(qemu_accel)
 
 build_dir=$(ts_path kunit-build "$variant")
 results=$(ts_path kunit-results "$variant")
+json=$(ts_path result "$results" kunit-json)
+klog=$(ts_path result "$results" kunit-log)
 mkdir -p "$build_dir" "$results" "$(dirname "$TS_BUILD_LOCK")"
-rm -f "$results/results.json"
+rm -f "$json"
 
 log "kunit.py run ($variant) in $build_dir"
 rc=0
@@ -45,13 +47,13 @@ rc=0
 (cd "$TS_SRC" && PATH="$TS_REPO/scripts/kunit-qemu:$PATH" KUNIT_QEMU_ACCEL=$accel \
 	flock "$TS_BUILD_LOCK" python3 tools/testing/kunit/kunit.py run \
 	"${args[@]}" --build_dir="$build_dir" --jobs="$TS_JOBS" --timeout=600 \
-	--qemu_args="-accel $accel" --json="$results/results.json") \
-	>"$results/kunit.log" 2>&1 || rc=$?
+	--qemu_args="-accel $accel" --json="$json") \
+	>"$klog" 2>&1 || rc=$?
 # kunit.py's own summary: the closing lines of its parsed output.
-sed -n '/=* \[\(PASSED\|FAILED\|CRASHED\|SKIPPED\)\]/,$p' "$results/kunit.log" | tail -n 8
-[ -f "$results/results.json" ] ||
-	{ tail -n 30 "$results/kunit.log" >&2; die "kunit.py run ($variant) wrote no JSON (exit $rc): see $results/kunit.log"; }
-python3 "$TS_REPO/scripts/kunit_json.py" "$results/results.json" "$suite/timespec64_kunit.c" "$variant" ||
-	die "KUnit ($variant): the run does not pass every row of the suite: see $results/kunit.log"
-[ "$rc" -eq 0 ] || die "kunit.py run ($variant) exited $rc: see $results/kunit.log"
-echo "kunit ($variant): JSON in $results/results.json"
+sed -n '/=* \[\(PASSED\|FAILED\|CRASHED\|SKIPPED\)\]/,$p' "$klog" | tail -n 8
+[ -f "$json" ] ||
+	{ tail -n 30 "$klog" >&2; die "kunit.py run ($variant) wrote no JSON (exit $rc): see $klog"; }
+python3 "$TS_REPO/scripts/kunit_json.py" "$json" "$suite/timespec64_kunit.c" "$variant" ||
+	die "KUnit ($variant): the run does not pass every row of the suite: see $klog"
+[ "$rc" -eq 0 ] || die "kunit.py run ($variant) exited $rc: see $klog"
+echo "kunit ($variant): JSON in $json"

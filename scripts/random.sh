@@ -30,6 +30,9 @@ for k in base patched; do
 	TS_SEED=$seed TS_RESULTS=$results "$TS_REPO/scripts/boot.sh" "$k" tests || rc=1
 done
 [ "$rc" -eq 0 ] || die "a boot with seed $seed failed (see above)"
-"$TS_REPO/scripts/report.py" "$results/tests" base patched ||
-	die "seed $seed: base and patched differ other than intended, or a case failed: $results/tests/report-base-patched.md (replay: TS_SEED=$seed TS_RANDOM=$TS_RANDOM make random)"
+# The boots' directory under $results, as scripts/boot.sh made it there.
+tests=$(TS_RESULTS=$results ts_path boot-results tests)
+report=$(ts_path result "$tests" report old=base new=patched ext=md)
+"$TS_REPO/scripts/report.py" "$tests" base patched ||
+	die "seed $seed: base and patched differ other than intended, or a case failed: $report (replay: TS_SEED=$seed TS_RANDOM=$TS_RANDOM make random)"
 echo "random inputs: seed $seed, $TS_RANDOM per test: base and patched differ exactly as intended"

@@ -46,6 +46,7 @@ import sys
 import intended
 import timeout_classes as tc
 from tsanity import cli as ts_cli
+from tsanity import layout
 from tsanity import stable as ts_stable
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -68,18 +69,18 @@ def read_kernel(results, kernel, problems):
     and the commit it was built from."""
     commit = None
     try:
-        with open(os.path.join(results, kernel, "commit")) as f:
+        with open(layout.result_file(results, "commit", kernel=kernel)) as f:
             commit = f.read().strip() or None
     except OSError:
         pass
     try:
-        with open(os.path.join(results, kernel, "random")) as f:
+        with open(layout.result_file(results, "random", kernel=kernel)) as f:
             rnd = f.read().split()
     except OSError:
         rnd = None
     k = {"name": kernel, "tests": {}, "diags": {}, "boot": None, "commit": commit,
          "random": rnd}
-    path = os.path.join(results, kernel, "verdict.json")
+    path = layout.result_file(results, "verdict", kernel=kernel)
     try:
         with open(path) as f:
             v = json.load(f)
@@ -479,11 +480,12 @@ def main(argv=None):
         ap.error(f"OLD ({args.old}) must come before NEW ({args.new}) in: " + ", ".join(order))
     if not os.path.isdir(args.results):
         ap.error(f"{args.results} is not a directory")
-    stem = os.path.join(args.results, f"report-{args.old}-{args.new}")
+    out = {ext: layout.result_file(args.results, "report", old=args.old, new=args.new, ext=ext)
+           for ext in ("md", "json")}
     # A run that stops early must not leave an older verdict behind.
-    for ext in (".md", ".json"):
-        if os.path.exists(stem + ext):
-            os.remove(stem + ext)
+    for path in out.values():
+        if os.path.exists(path):
+            os.remove(path)
     if args.stable and args.intended is not None:
         ap.error("--stable derives its rules from mainline's list: no --intended with it")
     if args.stable and (args.old, args.new) != ("base", "stable"):
@@ -512,10 +514,10 @@ def main(argv=None):
     problems, data = judge(args.results, args.old, args.new, rules, label, predates,
                            args.stable)
 
-    with open(stem + ".md", "w") as f:
+    with open(out["md"], "w") as f:
         f.write(render_md(problems, data))
     summary = render_json(problems, data)
-    with open(stem + ".json", "w") as f:
+    with open(out["json"], "w") as f:
         json.dump(summary, f, indent=1, sort_keys=True)
         f.write("\n")
     k = data["kernels"][args.old]
@@ -535,7 +537,7 @@ def main(argv=None):
           f"{len(data['kernels'][args.new]['diags'])} contract cases, {data['seen']} intended "
           f"differences (of {len(data['wanted'])} listed), {len(data['diffs'])} not intended, "
           f"{len(problems)} problems")
-    print(stem + ".md")
+    print(out["md"])
     return 1 if problems else 0
 
 

@@ -40,6 +40,8 @@ import os
 import re
 import sys
 
+from tsanity import layout
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ("base", "fixes", "patched")
 VERDICTS = ("PASS", "SKIP", "FAIL")
@@ -89,7 +91,7 @@ def load_rules(path):
 
 def read_runs(results, kernel, problems):
     """{test: {run: (status, log)}} of a kernel's verdict.json."""
-    path = os.path.join(results, kernel, "verdict.json")
+    path = layout.result_file(results, "verdict", kernel=kernel)
     try:
         with open(path) as f:
             v = json.load(f)
@@ -199,8 +201,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if not os.path.isdir(args.results):
         ap.error(f"{args.results} is not a directory")
-    for ext in (".md", ".json"):
-        p = os.path.join(args.results, "report" + ext)
+    out = {ext: layout.result_file(args.results, "suites-report", ext=ext)
+           for ext in ("md", "json")}
+    for p in out.values():
         if os.path.exists(p):
             os.remove(p)
     try:
@@ -213,9 +216,9 @@ def main(argv=None):
     rows, more, flaky = judge(kernels, rules)
     problems += more
     nruns = len(set(n for r in kernels.values() for t in r.values() for n in t))
-    with open(os.path.join(args.results, "report.md"), "w") as f:
+    with open(out["md"], "w") as f:
         f.write(markdown(rows, problems, flaky, nruns))
-    with open(os.path.join(args.results, "report.json"), "w") as f:
+    with open(out["json"], "w") as f:
         json.dump({"runs": nruns, "problems": problems, "flaky": flaky,
                    "tests": [{"test": t, "verdicts": v, "note": n} for t, v, n in rows]},
                   f, indent=1)
@@ -227,7 +230,7 @@ def main(argv=None):
     for p in problems:
         print(f"error: {p}", file=sys.stderr)
     print(f"suites report: {len(rows)} tests, {len(flaky)} flaky, {len(problems)} problem(s); "
-          f"{os.path.join(args.results, 'report.md')}")
+          f"{out['md']}")
     return 1 if problems else 0
 
 

@@ -4,7 +4,8 @@
 # scripts/audit.py (0 audited and consistent, 1 audited and not, 2 could not
 # audit; the header of both): each makes the audit fail early, so the whole
 # takes seconds, never the minutes of a real audit.  audit.py is replaced by
-# a stub (TS_REPO) where what is tested is audit.sh's reading of its status.
+# a stub (TS_REPO) where what is tested is audit.sh's reading of its status
+# and of its answer (--answer).
 # Prints "ok - ..." or "not ok - ..." per expectation (TAP), and exits 1 if
 # any failed.
 set -euo pipefail
@@ -17,6 +18,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-test-audit.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # Every run writes here, never over the results of a real audit.
 export TS_RESULTS=$tmp/results
+# ts_path NAME [ARG...]: a path of the layout (scripts/tsanity/layout.py).
+ts_path() { "$repo/scripts/ts" path "$@"; }
+audit_results=$(ts_path named-results audit)
+audit_md=$(ts_path result "$audit_results" audit)
+forms_json=$(ts_path result "$audit_results" audit-forms)
 
 n=0
 failed=0
@@ -81,9 +87,9 @@ for opt in --src --cocci --cocci-origin --base-tag --macros --out --dirs --graph
 done
 check "audit.py's header usage names every required option" 0
 required=(--src "$tmp/none" --cocci "$tmp/x.cocci" --cocci-origin t
-	--base-tag base-6.12 --macros "$tmp/m.h" --out "$tmp/out.md"
+	--base-tag base-6.12 --macros "$tmp/m.h" --out "$audit_md"
 	--dirs ipc --graph-dirs ipc --forms-cocci "$repo/scripts/forms.cocci"
-	--forms-table "$repo/scripts/forms_table.py" --forms-json "$tmp/forms.json")
+	--forms-table "$repo/scripts/forms_table.py" --forms-json "$forms_json")
 run "$audit_py" "${required[@]}" --bogus
 check "audit.py with an unknown option exits 2" 2 'unrecognized arguments: --bogus'
 run "$audit_py" "${required[@]}"
@@ -197,16 +203,19 @@ table "$tmp/t-all.py" fake:fs/fake.c:fake_set_timeout fake_poll:fs/fake.c:sys_fa
 fixture "$tmp/t-all.py" --strict
 check "forms: every form listed and every entry found passes --strict" 0 \
 	'^==> \[ *[0-9]+ s\] forms: 2 of 2 interfaces found, 0 findings set aside, 0 unlisted, 0 stale'
+# forms.json on one line, its keys sorted (Python's json.tool): each
+# interface found, from its "found" to its "id", as fixed text.
 rc=0
-out=$(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(" ".join("%s=%s:%d" % (i["id"], i["found"][0]["function"], i["found"][0]["line"])
-               for i in d["interfaces"]))' "$TS_RESULTS/audit/forms.json") || rc=$?
-check "forms: forms.json lists the interfaces found, with their lines" 0 \
-	'^fake=fake_set_timeout:7 fake_poll=sys_fake_poll:22$'
+out=$(python3 -m json.tool --compact --sort-keys "$forms_json") || rc=$?
+for want in \
+	'"found":[{"file":"fs/fake.c","function":"fake_set_timeout","line":7,"reads":["tv.tv_usec"]}],"functions":["fs/fake.c:fake_set_timeout"],"id":"fake",' \
+	'"found":[{"file":"fs/fake.c","function":"sys_fake_poll","line":22,"reads":["parameter int timeout_msecs"]}],"functions":["fs/fake.c:sys_fake_poll"],"id":"fake_poll",'; do
+	grep -q -F -e "$want" <<<"$out" || { rc=1; out="$forms_json lacks: $want"$'\n'"$out"; }
+done
+check "forms: the JSON of the forms (--forms-json) lists the interfaces found, with their lines" 0
 rc=0
-out=$(cat "$TS_RESULTS/audit/audit.md")
-check "forms: audit.md has the table of the other timeout forms" 0 \
+out=$(cat "$audit_md")
+check "forms: the table (--out) has the other timeout forms" 0 \
 	'^\| fake \(`fake`\) \| .* \| `fs/fake\.c:7` `fake_set_timeout\(\)` \|'
 table "$tmp/t-stale.py" fake:fs/fake.c:fake_set_timeout fake_poll:fs/fake.c:sys_fake_poll \
 	gone:fs/fake.c:fake_gone_away
@@ -221,8 +230,9 @@ check "forms: a table that is not valid exits 2, named" 2 \
 run env TS_AUDIT_FORMS="$tmp/none.py" "$audit_sh"
 check "audit.sh with a missing forms table exits 2" 2 '^error: forms table .*none\.py not found'
 
-# audit.sh's reading of audit.py's status, through the tee: a stub prints
-# $STUB_OUT and exits $STUB_RC.
+# audit.sh's reading of audit.py's status and answer (--answer FILE): a
+# stub that prints nothing writes $STUB_ANSWER to FILE (nothing if it is
+# "-") and exits $STUB_RC.
 mkdir -p "$tmp/repo/scripts"
 touch "$tmp/repo/scripts/forms.cocci" "$tmp/repo/scripts/forms_table.py"
 # the project's semantic patch, which audit.sh takes where the tree's has no
@@ -232,46 +242,53 @@ printf 'virtual audit\n' >"$tmp/repo/scripts/audit.cocci"
 ver_re=$(printf '%s' "${base_tag#base-}" | sed 's/\./\\./g')
 cat >"$tmp/repo/scripts/audit.py" <<'EOF'
 #!/bin/sh
-[ -z "$STUB_OUT" ] || printf '%s\n' "$STUB_OUT"
+for a in "$@"; do [ "$p" != --answer ] || answer=$a; p=$a; done
+[ "$STUB_ANSWER" = - ] || printf '%s' "$STUB_ANSWER" >"$answer"
 exit "$STUB_RC"
 EOF
 chmod +x "$tmp/repo/scripts/audit.py"
-stub() { # RC OUT ARGS...: audit.sh with the stub exiting RC after printing OUT
-	local stub_rc=$1 stub_out=$2
+stub() { # RC ANSWER ARGS...: audit.sh with the stub answering ANSWER, exiting RC
+	local stub_rc=$1 stub_answer=$2
 	shift 2
-	run env TS_REPO="$tmp/repo" STUB_RC="$stub_rc" STUB_OUT="$stub_out" \
+	run env TS_REPO="$tmp/repo" STUB_RC="$stub_rc" STUB_ANSWER="$stub_answer" \
 		TS_AUDIT_BASE_EXPECT="a/x.c:f b/y.c:g" "$audit_sh" "$@"
 }
-both=$'inconsistent: a/x.c f(): none\ninconsistent: b/y.c g(): none'
+both=$'inconsistent a/x.c:f\ninconsistent b/y.c:g\n' # two inconsistent rows
 stub 0 "" --strict
 check "audit.sh --strict: audit.py 0 gives 0" 0 '^==> audit done'
 stub 1 "" --strict
 check "audit.sh --strict: audit.py 1 gives 1" 1 '^error: audit: timeout paths not consistent'
-stub 2 "" --strict
+stub 2 - --strict
 check "audit.sh --strict: audit.py 2 gives 2" 2 '^error: audit failed \(audit\.py exit 2'
-stub 3 ""
+stub 3 -
 check "audit.sh: audit.py 3 gives 2" 2 '^error: audit failed \(audit\.py exit 3'
+stub 1 - --strict
+check "audit.sh: audit.py 1 without an answer gives 2, named" 2 \
+	'^error: audit\.py exited 1 and wrote no answer'
+stub 0 $'inconsistent: a/x.c f(): none\n' --strict
+check "audit.sh: an answer line it does not know gives 2, named" 2 \
+	"^error: audit\.py's answer: unknown line 'inconsistent: a/x\.c f\(\): none'"
 stub 1 "$both" --base
 check "audit.sh --base: every expected path inconsistent gives 0" 0 \
 	"^==> audit of $ver_re: 2 inconsistent timeout-path rows"
-stub 1 "${both%%$'\n'*}" --base
+stub 1 $'inconsistent a/x.c:f\n' --base
 check "audit.sh --base: an expected path not inconsistent gives 1" 1 \
 	'^error: audit of '"$ver_re"' does not name these paths as inconsistent: b/y\.c:g '
 stub 0 "" --base
 check "audit.sh --base: every path consistent gives 1" 1 \
 	'^error: audit of '"$ver_re"' finds every timeout path consistent'
-stub 2 "$both" --base
+stub 2 - --base
 check "audit.sh --base: audit.py 2 gives 2" 2 '^error: audit of '"$ver_re"' failed \(audit\.py exit 2'
-stub 1 "$both"$'\nunlisted timeout form: a/x.c f(): tv.tv_usec' --base
+stub 1 "$both"$'unlisted a/x.c:f\n' --base
 check "audit.sh --base: an unlisted timeout form gives 1" 1 \
 	'^error: audit of '"$ver_re"': the other timeout forms are not as .*forms_table\.py says'
-stub 1 "$both"$'\nstale forms_table entry: x: none of a/x.c:f found' --base
+stub 1 "$both"$'stale x\n' --base
 check "audit.sh --base: a stale forms table entry gives 1" 1 \
 	'^error: audit of '"$ver_re"': the other timeout forms are not as'
-stub 1 'stale forms_table entry: x: none of a/x.c:f found' --strict
+stub 1 $'stale x\n' --strict
 check "audit.sh --strict: forms not as the table says gives 1, named" 1 \
 	'^error: audit: other timeout forms not as .*forms_table\.py says \(listed above\)$'
-stub 1 "${both%%$'\n'*}"$'\nstale forms_table entry: x: none of a/x.c:f found' --strict
+stub 1 $'inconsistent a/x.c:f\nstale x\n' --strict
 check "audit.sh --strict: both kinds named" 1 \
 	'^error: audit: timeout paths not consistent with the contract, and other timeout forms not as'
 

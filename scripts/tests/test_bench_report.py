@@ -9,24 +9,32 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPORT = os.path.join(HERE, "..", "bench-report.py")
+sys.path.insert(0, os.path.dirname(HERE))
+from tsanity import layout  # noqa: E402
 
 
 class BenchReport(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="test_bench_report.")
         self.addCleanup(shutil.rmtree, self.dir)
-        for name in ("objdiff.md", "bloat-o-meter-base-fixes.txt",
-                     "bloat-o-meter-fixes-patched.txt"):
-            with open(os.path.join(self.dir, name), "w") as f:
-                f.write(name + "\n")
+        self.json = layout.result_file(self.dir, "bench", ext="json")
+        for path in (layout.result_file(self.dir, "objdiff"),
+                     layout.result_file(self.dir, "bloat-o-meter", old="base", new="fixes"),
+                     layout.result_file(self.dir, "bloat-o-meter", old="fixes", new="patched")):
+            with open(path, "w") as f:
+                f.write(os.path.basename(path) + "\n")
+
+    def round_log(self, kernel, n):
+        """The serial log of round N of KERNEL, its directory made."""
+        os.makedirs(layout.run_dir(self.dir, kernel), exist_ok=True)
+        return layout.result_file(self.dir, "serial-round", kernel=kernel, round=n)
 
     def run_report(self, lines, raw=None, version="6.12"):
         """lines: {kernel: ["# bench" lines without the prefix, ...]} of one
         round; raw: {kernel: [other serial lines]}; version: the series'
         kernel (TS_KERNEL), whose fixes part the report judges by."""
         for k, ls in lines.items():
-            os.makedirs(os.path.join(self.dir, k), exist_ok=True)
-            with open(os.path.join(self.dir, k, "serial-1.log"), "w") as f:
+            with open(self.round_log(k, 1), "w") as f:
                 f.write("".join(f"    # bench {l}\n" for l in ls))
                 f.write("".join(f"{l}\n" for l in (raw or {}).get(k, [])))
         env = dict(os.environ, TS_KERNEL=version)
@@ -58,7 +66,7 @@ class BenchReport(unittest.TestCase):
         self.assertIn("| ppoll | x86_64 | refuse | 380.18 | 380.18 | 381.18 | "
                       "0.00 / 0.00 / 0.02 | 0 | +1.00 |", r.stdout)
         self.assertIn("- x86_64:ppoll refuse: +1.00 instructions per call", r.stdout)
-        with open(os.path.join(self.dir, "bench.json")) as f:
+        with open(self.json) as f:
             rows = {(x["entry"], x["path"]): x for x in json.load(f)}
         self.assertIsNone(rows[("ppoll", "refuse")]["fix"])
         self.assertEqual(rows[("io_uring_enter-ext_arg", "quick")]["fix"], "0002")
@@ -103,7 +111,7 @@ class BenchReport(unittest.TestCase):
         self.assertIn("bench i386:clock_nanosleep_time32-abs quick: spread", r.stderr)
 
     def test_a_path_missing_on_one_kernel_fails(self):
-        with open(os.path.join(self.dir, "bench.json"), "w") as f:
+        with open(self.json, "w") as f:
             f.write("[]\n")  # an earlier run's
         r = self.run_report({
             "base": ["x86_64:ppoll refuse insn/call: 380.18 380.18"],
@@ -113,14 +121,14 @@ class BenchReport(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("bench x86_64:ppoll refuse: missing on patched", r.stderr)
         # A failed run leaves no figures to quote, not even an earlier run's.
-        self.assertFalse(os.path.exists(os.path.join(self.dir, "bench.json")))
+        self.assertFalse(os.path.exists(self.json))
 
     def test_a_fixed_entry_not_refused_on_base_is_shown_and_passes(self):
         r = self.run_report(self.fixed_entries("blocked"))
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("| io_getevents | x86_64 | refuse | not refused (blocked) | 500.00 | "
                       "500.00 | - / 0.00 / 0.00 | n/a | 0 |", r.stdout)
-        with open(os.path.join(self.dir, "bench.json")) as f:
+        with open(self.json) as f:
             rows = json.load(f)
         row = [x for x in rows if x["entry"] == "io_getevents" and x["path"] == "refuse"][0]
         self.assertEqual(row["not refused"], {"base": ["blocked"]})
@@ -207,7 +215,7 @@ class BenchReport(unittest.TestCase):
     def test_refused_in_one_round_and_not_in_another_fails(self):
         lines = self.fixed_entries("ENOENT")
         self.run_report(lines)
-        with open(os.path.join(self.dir, "base", "serial-2.log"), "w") as f:
+        with open(self.round_log("base", 2), "w") as f:
             f.write("    # bench x86_64:io_uring_register-sync_cancel refuse insn/call: "
                     "636.74 636.74\n")
         r = subprocess.run([sys.executable, REPORT, self.dir], capture_output=True, text=True)
@@ -223,9 +231,6 @@ class BenchReport(unittest.TestCase):
         self.assertNotIn("unreadable", r.stderr)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 class BenchReport73(unittest.TestCase):
     """7.3's series: io_uring's SQE timeouts and wait saturate (every kernel
     refuses the SQE timeouts' {-1, 0}; the wait has no refuse path), and
@@ -233,6 +238,7 @@ class BenchReport73(unittest.TestCase):
 
     setUp = BenchReport.setUp
     run_report = BenchReport.run_report
+    round_log = BenchReport.round_log
 
     def lines73(self, ext_arg_refuse=None, timeout_base="insn/call: 500.00 500.00"):
         out = {"base": [], "fixes": [], "patched": []}
@@ -262,7 +268,7 @@ class BenchReport73(unittest.TestCase):
                       "checked: x86_64:io_uring_enter-reg_wait +4.00 (+4.00)", r.stdout)
         self.assertIn("| io_uring_enter-reg_wait | x86_64 | refuse | not refused (ETIME) |",
                       r.stdout)
-        with open(os.path.join(self.dir, "bench.json")) as f:
+        with open(self.json) as f:
             rows = {(x["entry"], x["path"]): x for x in json.load(f)}
         self.assertEqual(rows[("io_uring_register-sync_cancel", "refuse")]["fix"], "0006")
         self.assertEqual(rows[("io_uring-timeout", "quick")]["fix"], "0001")
@@ -277,3 +283,7 @@ class BenchReport73(unittest.TestCase):
         r = self.run_report(self.lines73(), version="6.1")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("knows no fixes part of Linux 6.1", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

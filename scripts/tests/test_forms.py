@@ -11,6 +11,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FORMS = os.path.join(HERE, "..", "forms.py")
+sys.path.insert(0, os.path.dirname(HERE))
+from tsanity import layout  # noqa: E402
 
 LINES = [
     "# form select native neg sec=-1 usec=0: EINVAL",
@@ -39,8 +41,8 @@ class Forms(unittest.TestCase):
 
     def run_forms(self, old_lines, new_lines, rules=""):
         for k, lines in (("base", old_lines), ("patched", new_lines)):
-            os.makedirs(os.path.join(self.dir, k), exist_ok=True)
-            with open(os.path.join(self.dir, k, "verdict.json"), "w") as f:
+            os.makedirs(layout.run_dir(self.dir, k), exist_ok=True)
+            with open(layout.result_file(self.dir, "verdict", kernel=k), "w") as f:
                 json.dump(verdict(lines), f)
         intended = os.path.join(self.dir, "intended")
         with open(intended, "w") as f:
@@ -51,8 +53,12 @@ class Forms(unittest.TestCase):
         return subprocess.run([sys.executable, FORMS, "--intended", intended, "--ids", ids,
                                self.dir, "base", "patched"], capture_output=True, text=True)
 
+    def map_file(self, ext):
+        """The map of base and patched, as EXT (md, svg, json)."""
+        return layout.result_file(self.dir, "forms", old="base", new="patched", ext=ext)
+
     def svg(self):
-        with open(os.path.join(self.dir, "forms-base-patched.svg")) as f:
+        with open(self.map_file("svg")) as f:
             return f.read()
 
     def test_same_answers_pass_and_exceptions_stand_out(self):
@@ -64,7 +70,7 @@ class Forms(unittest.TestCase):
         s = self.svg()
         # One row label per (interface, ABI) of report.json's rows, one red
         # cell per (row, input class) that holds an exception.
-        with open(os.path.join(self.dir, "forms-base-patched.json")) as f:
+        with open(self.map_file("json")) as f:
             rows = json.load(f)["rows"]
         labels = re.findall(r'font-weight="bold">([^<]+) \((native|compat)\)<', s)
         self.assertEqual(sorted(labels), sorted((r["interface"], r["abi"]) for r in rows))
@@ -133,8 +139,7 @@ class Forms(unittest.TestCase):
         self.assertEqual(self.run_forms(LINES, LINES).returncode, 0)
         m = re.search(r'<svg [^>]*width="(\d+)" height="(\d+)"', self.svg())
         png = os.path.join(self.dir, "forms.png")
-        subprocess.run(["rsvg-convert", "-o", png, os.path.join(self.dir, "forms-base-patched.svg")],
-                       check=True)
+        subprocess.run(["rsvg-convert", "-o", png, self.map_file("svg")], check=True)
         with open(png, "rb") as f:
             head = f.read(24)
         self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n")

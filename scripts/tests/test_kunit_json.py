@@ -9,6 +9,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import kunit_json  # noqa: E402
+from tsanity import layout  # noqa: E402
 
 SOURCE = '''
 static const struct { s64 v; const char *name; bool negative; } secs[] = {
@@ -52,7 +53,7 @@ class KunitJudge(unittest.TestCase):
         self.tmp.cleanup()
 
     def judge(self, statuses):
-        path = os.path.join(self.tmp.name, "results.json")
+        path = layout.result_file(self.tmp.name, "kunit-json")
         with open(path, "w") as f:
             json.dump(run_json(statuses), f)
         return subprocess.run([sys.executable, os.path.join(HERE, "..", "kunit_json.py"),

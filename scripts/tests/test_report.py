@@ -27,7 +27,7 @@ ENV_612 = dict(os.environ, TS_KERNEL="6.12")
 sys.path.insert(0, SCRIPTS)
 
 import intended  # noqa: E402
-from tsanity import cli as ts_cli  # noqa: E402
+from tsanity import cli as ts_cli, layout  # noqa: E402
 import report  # noqa: E402
 import timeout_classes  # noqa: E402
 
@@ -92,6 +92,16 @@ def verdict(answers=None, skip=None, extra=()):
             "errors": [], "boot_to_verdict_s": 1.5, "tests": progs}
 
 
+def kernel_file(d, kernel, what="verdict"):
+    """KERNEL's file WHAT in D (layout.RESULT_FILES), its directory made."""
+    os.makedirs(layout.run_dir(d, kernel), exist_ok=True)
+    return layout.result_file(d, what, kernel=kernel)
+
+
+def report_file(d, old, new, ext="json"):
+    return layout.result_file(d, "report", old=old, new=new, ext=ext)
+
+
 # The answers of 6.12 and of a kernel with the fixes to the case of RULE.
 OLD_ANSWER = {BIG_NSEC: "proceeds"}
 NEW_ANSWER = {BIG_NSEC: "EINVAL"}
@@ -108,11 +118,10 @@ class Boots(unittest.TestCase):
             f.write("# entry mode inputs base patched patch\n" + RULE)
 
     def write(self, kernel, v, commit=None):
-        os.makedirs(os.path.join(self.dir, kernel), exist_ok=True)
-        with open(os.path.join(self.dir, kernel, "verdict.json"), "w") as f:
+        with open(kernel_file(self.dir, kernel), "w") as f:
             json.dump(v, f)
         if commit:
-            with open(os.path.join(self.dir, kernel, "commit"), "w") as f:
+            with open(kernel_file(self.dir, kernel, "commit"), "w") as f:
                 f.write(commit + "\n")
 
     def run_report(self, *args, intended_file=None):
@@ -124,9 +133,8 @@ class Boots(unittest.TestCase):
         return p.returncode, p.stdout, p.stderr
 
     def report_json(self, old, new):
-        with open(os.path.join(self.dir, f"report-{old}-{new}.json")) as f:
+        with open(report_file(self.dir, old, new)) as f:
             return json.load(f)
-
 
 
 class Synthetic(Boots):
@@ -137,9 +145,9 @@ class Synthetic(Boots):
         rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
         self.assertEqual(rc, 0, err)
         self.assertEqual(err, "")
-        for ext in (".md", ".json"):
-            self.assertTrue(os.path.isfile(os.path.join(self.dir, "report-base-patched" + ext)))
-        self.assertFalse(os.path.exists(os.path.join(self.dir, "report.json")))
+        # Its two files beside the inputs, and no other (an older one wrote three).
+        self.assertEqual(set(os.listdir(self.dir)) - {"base", "patched", "intended"}, {
+            os.path.basename(report_file(self.dir, "base", "patched", e)) for e in ("md", "json")})
         j = self.report_json("base", "patched")
         self.assertEqual(j["verdict"], "PASS")
         self.assertEqual((j["old"], j["new"]), ("base", "patched"))
@@ -151,7 +159,7 @@ class Synthetic(Boots):
         self.assertEqual((k["tests"], k["passed"], k["skipped"], k["not_ok"]), (4, 3, 1, 0))
         self.assertEqual(k["contract_cases"], 2 * len(INPUTS))
         self.assertEqual(k["cells"]["x86_64 nanosleep rel invalid"], 2)
-        with open(os.path.join(self.dir, "report-base-patched.md")) as f:
+        with open(report_file(self.dir, "base", "patched", "md")) as f:
             md = f.read()
         self.assertIn("base (6.12)", md)
         self.assertIn("patched (6.12 + series)", md)
@@ -160,17 +168,17 @@ class Synthetic(Boots):
     def test_random_inputs_must_be_the_same(self):
         for kernel, rnd in (("base", "7 64"), ("patched", "8 64")):
             self.write(kernel, verdict())
-            with open(os.path.join(self.dir, kernel, "random"), "w") as f:
+            with open(kernel_file(self.dir, kernel, "random"), "w") as f:
                 f.write(rnd + "\n")
         rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
         self.assertEqual(rc, 1)
         self.assertIn("the kernels ran different random inputs: base 7 64, patched 8 64", err)
-        with open(os.path.join(self.dir, "patched", "random"), "w") as f:
+        with open(kernel_file(self.dir, "patched", "random"), "w") as f:
             f.write("7 64\n")
         rc, out, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
         self.assertEqual(rc, 0, err)
         self.assertEqual(self.report_json("base", "patched")["random"], ["7", "64"])
-        with open(os.path.join(self.dir, "report-base-patched.md")) as f:
+        with open(report_file(self.dir, "base", "patched", "md")) as f:
             self.assertIn("replay: TS_SEED=7 TS_RANDOM=64 make random", f.read())
 
     def test_empty_intended_file_allows_nothing(self):
@@ -211,7 +219,7 @@ class Synthetic(Boots):
         self.assertEqual(j["kernels"]["base"]["failed_by_design"], 1)
         self.assertEqual(j["kernels"]["base"]["not_ok"], 1)
         self.assertIn("base: 1 cases fail the contract by design", out)
-        with open(os.path.join(self.dir, "report-base-fixes.md")) as f:
+        with open(report_file(self.dir, "base", "fixes", "md")) as f:
             md = f.read()
         self.assertIn("fixes (6.12 + fixes)", md)
         self.assertIn("Wanted: base (6.12) proceeds, fixes (6.12 + fixes) EINVAL.", md)
@@ -479,12 +487,11 @@ class Coverage(unittest.TestCase):
         d = tempfile.mkdtemp(prefix="test_report.")
         self.addCleanup(shutil.rmtree, d)
         for k in ("base", "patched"):
-            os.makedirs(os.path.join(d, k))
-            with open(os.path.join(d, k, "verdict.json"), "w") as f:
+            with open(kernel_file(d, k), "w") as f:
                 json.dump(verdict(), f)
         subprocess.run([sys.executable, REPORT, "--intended", "/dev/null", d, "base", "patched"],
                        check=True, capture_output=True)
-        new = os.path.join(d, "report-base-patched.json")
+        new = report_file(d, "base", "patched")
         before = os.path.join(REPO, "docs", "coverage-before.json")
         p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "coverage.py"), before, new],
                            capture_output=True, text=True)
@@ -515,13 +522,10 @@ class RealData(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.dir)
 
     def kernel(self, fixture, name):
-        d = os.path.join(self.dir, name)
-        os.makedirs(d)
-        with gzip.open(os.path.join(FIXTURES, f"verdict-{fixture}.json.gz"), "rt") as f:
-            data = f.read()
-        with open(os.path.join(d, "verdict.json"), "w") as f:
-            f.write(data)
-        with open(os.path.join(d, "random"), "w") as f:
+        with gzip.open(os.path.join(FIXTURES, f"verdict-{fixture}.json.gz"), "rt") as f, \
+                open(kernel_file(self.dir, name), "w") as out:
+            out.write(f.read())
+        with open(kernel_file(self.dir, name, "random"), "w") as f:
             f.write("1 128\n")
 
     def run_report(self, *args):
@@ -538,32 +542,32 @@ class RealData(unittest.TestCase):
         self.kernel("patched", "patched")
         rc, err = self.run_report(self.dir, "base", "patched")
         self.assertEqual(rc, 0, err)
-        new = self.load(os.path.join(self.dir, "report-base-patched.json"))
+        new = self.load(report_file(self.dir, "base", "patched"))
         self.assertEqual((new["verdict"], new["differences"], new["intended"]["seen"],
                           new["intended"]["listed"], new["not_intended"]),
                          ("PASS", 696, 696, 696, 0))
         self.assertEqual(new["kernels"]["patched"]["contract_cases"], 1913)
         self.assertEqual(figures_of(new, {}),
-                         self.load(os.path.join(FIXTURES, "report-base-patched.json")))
+                         self.load(report_file(FIXTURES, "base", "patched")))
 
     def test_base_fixes_as_before(self):
         self.kernel("base", "base")
         self.kernel("fixes", "fixes")
         rc, err = self.run_report(self.dir, "base", "fixes")
         self.assertEqual(rc, 0, err)
-        new = self.load(os.path.join(self.dir, "report-base-fixes.json"))
+        new = self.load(report_file(self.dir, "base", "fixes"))
         self.assertEqual((new["verdict"], new["differences"], new["intended"]["seen"],
                           new["not_intended"]), ("PASS", 696, 696, 0))
         self.assertEqual(sorted(new["kernels"]), ["base", "fixes"])
         self.assertEqual(figures_of(new, {}),
-                         self.load(os.path.join(FIXTURES, "report-base-fixes.json")))
+                         self.load(report_file(FIXTURES, "base", "fixes")))
 
     def test_fixes_patched_no_difference(self):
         self.kernel("fixes", "fixes")
         self.kernel("patched", "patched")
         rc, err = self.run_report("--intended", "/dev/null", self.dir, "fixes", "patched")
         self.assertEqual(rc, 0, err)
-        new = self.load(os.path.join(self.dir, "report-fixes-patched.json"))
+        new = self.load(report_file(self.dir, "fixes", "patched"))
         self.assertEqual((new["verdict"], new["differences"], new["intended"]["listed"]),
                          ("PASS", 0, 0))
         for k in ("fixes", "patched"):
@@ -579,7 +583,7 @@ class RealData(unittest.TestCase):
         real data is a difference that no rule allows."""
         self.kernel("base", "base")
         self.kernel("patched", "patched")
-        path = os.path.join(self.dir, "patched", "verdict.json")
+        path = kernel_file(self.dir, "patched")
         v = self.load(path)
         prog = next(p for p in v["tests"] if p["name"] == "timeout_classes")
         test = next(t for t in prog["tests"] if t["name"] == "timeout.nanosleep.time64")

@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from test_report import (NEW_ANSWER, OLD_ANSWER, Boots, leaf, program,  # noqa: E402
-                         report, timeout_classes, verdict)
+                         report, report_file, timeout_classes, verdict)
 
 
 def xfail_leaf(entry, mode, answers, reason="x: refuses no invalid timeout: the kernel "
@@ -51,7 +51,7 @@ class StableReport(Boots):
         self.assertIn("0007", out)
         j = self.report_json("base", "stable")
         self.assertEqual((j["differences"], j["kernels"]["stable"]["predates"]), (0, 2))
-        with open(os.path.join(self.dir, "report-base-stable.md")) as f:
+        with open(report_file(self.dir, "base", "stable", "md")) as f:
             self.assertIn("stable (6.12 + backports)", f.read())
 
     def test_stable_xfail_where_the_kernel_predates_the_fix(self):
@@ -65,7 +65,7 @@ class StableReport(Boots):
         j = self.report_json("base", "stable")
         self.assertEqual(j["kernels"]["stable"]["xfail"], 1)
         self.assertEqual(j["kernels"]["stable"]["not_ok"], 0)
-        with open(os.path.join(self.dir, "report-base-stable.md")) as f:
+        with open(report_file(self.dir, "base", "stable", "md")) as f:
             self.assertIn("1 tests XFAIL; 1 × x: refuses no invalid timeout", f.read())
 
     def test_xfail_that_hides_another_wrong_answer_fails(self):

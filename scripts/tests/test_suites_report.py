@@ -12,6 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import suites_report as sr  # noqa: E402
+from tsanity import layout  # noqa: E402
 
 
 def verdict(tests):
@@ -39,9 +40,15 @@ class Judge(unittest.TestCase):
 
     def boot(self, **kernels):
         for k, tests in kernels.items():
-            os.makedirs(os.path.join(self.dir, k), exist_ok=True)
-            with open(os.path.join(self.dir, k, "verdict.json"), "w") as f:
+            os.makedirs(layout.run_dir(self.dir, k), exist_ok=True)
+            with open(self.verdict_file(k), "w") as f:
                 json.dump(verdict(tests), f)
+
+    def verdict_file(self, kernel):
+        return layout.result_file(self.dir, "verdict", kernel=kernel)
+
+    def report_file(self, ext):
+        return layout.result_file(self.dir, "suites-report", ext=ext)
 
     def run_judge(self):
         out, err = io.StringIO(), io.StringIO()
@@ -57,7 +64,7 @@ class Judge(unittest.TestCase):
         rc, out, err = self.run_judge()
         self.assertEqual(rc, 0, err)
         self.assertIn("liburing/64/timeout", out)
-        with open(os.path.join(self.dir, "report.json")) as f:
+        with open(self.report_file("json")) as f:
             r = json.load(f)
         self.assertEqual(r["runs"], 3)
         self.assertEqual(r["problems"], [])
@@ -92,7 +99,7 @@ class Judge(unittest.TestCase):
         rc, _, err = self.run_judge()
         self.assertEqual(rc, 1)
         self.assertIn("flaky", err)
-        with open(os.path.join(self.dir, "report.md")) as f:
+        with open(self.report_file("md")) as f:
             md = f.read()
         self.assertIn("liburing/32/min-timeout-wait run 2 said FAIL", md)
         self.write_rules("flaky liburing/*/min-timeout-wait TCG timing\n")
@@ -153,10 +160,10 @@ class Judge(unittest.TestCase):
                 sr.load_rules(self.rules)
         self.write_rules("")
         self.same({"liburing/64/timeout": ["PASS"]})
-        with open(os.path.join(self.dir, "base", "verdict.json")) as f:
+        with open(self.verdict_file("base")) as f:
             v = json.load(f)
         v["tests"].append({"name": "init-noise", "status": "PASS", "log": [], "tests": []})
-        with open(os.path.join(self.dir, "base", "verdict.json"), "w") as f:
+        with open(self.verdict_file("base"), "w") as f:
             json.dump(v, f)
         rc, _, err = self.run_judge()
         self.assertEqual(rc, 1)
