@@ -4,7 +4,7 @@
 # with the tree's kunit.py under QEMU (lib.sh: qemu_accel, the only
 # accelerator scripts/kunit-qemu/ lets kunit.py's QEMU use), keep kunit.py's
 # JSON in $TS_RESULTS/kunit-<variant>/results.json, and judge it with
-# scripts/kunit_json.py: every row the suite's source generates must pass;
+# scripts/kunit_rows.py: every row the suite's source generates must pass;
 # a failed, crashed, skipped, missing or unknown row fails the run, named.
 #   x86_64      the main run
 #   i386        32-bit x86: long, and so tv_nsec, is 32 bits
@@ -53,7 +53,7 @@ rc=0
 sed -n '/=* \[\(PASSED\|FAILED\|CRASHED\|SKIPPED\)\]/,$p' "$klog" | tail -n 8
 [ -f "$json" ] ||
 	{ tail -n 30 "$klog" >&2; die "kunit.py run ($variant) wrote no JSON (exit $rc): see $klog"; }
-python3 "$TS_REPO/scripts/kunit_json.py" "$json" "$suite/timespec64_kunit.c" "$variant" ||
+python3 "$TS_REPO/scripts/kunit_rows.py" "$json" "$suite/timespec64_kunit.c" "$variant" ||
 	die "KUnit ($variant): the run does not pass every row of the suite: see $klog"
 [ "$rc" -eq 0 ] || die "kunit.py run ($variant) exited $rc: see $klog"
 echo "kunit ($variant): JSON in $json"

@@ -34,7 +34,7 @@ class MboxFigures(unittest.TestCase):
         self.tests = self.layout.boot_results("tests")
         os.makedirs(self.tests)
         os.makedirs(os.path.join(self.dir, "work"))
-        p = mock.patch.object(figures.kunit_json, "load", return_value=[("a", "PASS")] * 3)
+        p = mock.patch.object(figures.kunit_rows, "load", return_value=[("a", "PASS")] * 3)
         p.start()
         self.addCleanup(p.stop)
 

@@ -5,7 +5,7 @@ import collections
 import json
 import os
 
-import kunit_json
+import kunit_rows
 
 from .. import waivers as ts_waivers
 from ..layout import result_file
@@ -17,7 +17,7 @@ def figures(layout, src, head):
     series)."""
     f = {}
     try:
-        rows = kunit_json.load(result_file(layout.kunit_results("x86_64"), "kunit-json"))
+        rows = kunit_rows.load(result_file(layout.kunit_results("x86_64"), "kunit-json"))
     except (OSError, ValueError) as e:
         die(f"no KUnit results ({e}): run make test first")
     f["kunit_rows"] = len(rows)
@@ -30,7 +30,7 @@ def figures(layout, src, head):
             # Only a run on this series: newer than the series applied in the tree.
             if os.path.getmtime(path) < os.path.getmtime(src + ".stamp"):
                 continue
-            other = kunit_json.load(path)
+            other = kunit_rows.load(path)
         except OSError:
             continue
         except ValueError as e:

@@ -1,4 +1,4 @@
-"""Tests of scripts/kunit_json.py, the judge of a KUnit run."""
+"""Tests of scripts/kunit_rows.py, the judge of a KUnit run."""
 import json
 import os
 import subprocess
@@ -8,7 +8,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-import kunit_json  # noqa: E402
+import kunit_rows  # noqa: E402
 from tsanity import layout  # noqa: E402
 
 SOURCE = '''
@@ -56,11 +56,11 @@ class KunitJudge(unittest.TestCase):
         path = layout.result_file(self.tmp.name, "kunit-json")
         with open(path, "w") as f:
             json.dump(run_json(statuses), f)
-        return subprocess.run([sys.executable, os.path.join(HERE, "..", "kunit_json.py"),
+        return subprocess.run([sys.executable, os.path.join(HERE, "..", "kunit_rows.py"),
                                path, self.src, "test"], capture_output=True, text=True)
 
     def test_rows_come_from_the_source(self):
-        self.assertEqual(len(kunit_json.expected_rows(SOURCE)), 8)
+        self.assertEqual(len(kunit_rows.expected_rows(SOURCE)), 8)
 
     def test_all_pass(self):
         r = self.judge({c: [(n, "PASS") for n in ROWS] for c in ("a_test", "b_test")})
@@ -94,7 +94,7 @@ class KunitJudge(unittest.TestCase):
         self.assertIn("a_test.rel sec=-1 nsec=0: FAIL", r.stderr)
 
     def test_usage(self):
-        r = subprocess.run([sys.executable, os.path.join(HERE, "..", "kunit_json.py")],
+        r = subprocess.run([sys.executable, os.path.join(HERE, "..", "kunit_rows.py")],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
         self.assertIn("usage:", r.stderr)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""usage: scripts/kunit_json.py RESULTS_JSON SUITE_SOURCE LABEL
+"""usage: scripts/kunit_rows.py RESULTS_JSON SUITE_SOURCE LABEL
 
 The judge of a KUnit run: reads the JSON that the tree's kunit.py writes
 (run --json) and the suite's source in the patched tree
@@ -12,6 +12,10 @@ KUNIT_CASE_PARAM(<case>, timespec64_gen_params) runs one row per
 by the suite's suite_init.  A SKIP fails too, reported as a skip: the suite
 needs nothing a kernel may lack, so no skip has a reason to be accepted
 (the integration boot accepts one named reason; see report.py).
+
+(Named for the rows it judges: the tree's tools/testing/kunit, on the
+same sys.path when a script imports kunit_parser, has a kunit_json.py of
+its own.)
 
 Exit 0: all rows passed; 1: a row missing, extra, failed or skipped (each
 named); 2: usage, or an unreadable file.
