@@ -112,7 +112,7 @@ if [ "$base" -eq 1 ]; then
 	# The functions the fixes part fixes, each a timeout path that the base
 	# leaves unchecked or checks by a rule of its own.
 	expect=$TS_AUDIT_BASE_EXPECT
-	[ -n "$expect" ] || fail "no path is expected inconsistent on Linux $TS_KERNEL's base: TS_AUDIT_BASE_EXPECT is empty (scripts/tsanity/config.py, AUDIT_BASE_EXPECT)"
+	[ -n "$expect" ] || fail "no path is expected inconsistent on Linux $TS_KERNEL's base: TS_AUDIT_BASE_EXPECT is empty (the audit column of the series' fixes file, patches/fixes)"
 	TS_AUDIT_COCCI=$cocci
 	TS_SRC=$TS_BASE_SRC
 	results=$(ts_path named-results audit-base)

@@ -23,8 +23,8 @@ each kernel, the spread of each (max - min of its repeats), and the
 differences fixes - base (what the fixes' checks cost) and patched -
 fixes (what the refactor costs).  A difference is "0" when it is within
 the larger spread of the two kernels.  These are instruction counts, not
-time.  The entries of the fixes part that refuse (ALL_FIXES below, per
-kernel) are the ones the base kernel does not refuse: on base their refuse path answers something else, shown as
+time.  The entries of the fixes part that refuse (the kernel's fixes file,
+patches/fixes) are the ones the base kernel does not refuse: on base their refuse path answers something else, shown as
 "not refused (ANSWER)", with fixes - base n/a; fixes and patched must
 refuse them.  A section states, per fix, what its check costs on the
 quick path (fixes - base).
@@ -48,6 +48,8 @@ import statistics
 import sys
 
 from tsanity import cli as ts_cli
+from tsanity import fixes as ts_fixes
+from tsanity import kernel as ts_kernel
 from tsanity import layout
 
 V = ts_cli.version_or_exit()
@@ -62,62 +64,27 @@ NOT_OK = re.compile(r"^\s*not ok \d+ (?P<name>.*?)\s*$")
 MAX_SPREAD = 0.5  # percent
 # The quick paths that sleep: names without their ABI and _time32/_time64.
 SLEEPS = {("nanosleep", "quick"), ("clock_nanosleep-rel", "quick")}
-# The fixes part, per kernel: each fix, what it changes, the entry points
-# (without their ABI) whose cost it changes, and whether it adds a refuse
-# path.  A refusing fix's entries are the ones the base kernel does not
-# refuse (their refuse path is "not refused" on base only); a fix that
-# only saturates changes no answer of the bench and is listed for its
-# cost on the quick path.  7.3's series keeps io_uring's carry and the
-# wait's signed sum (docs/mainline.md, decisions 1 and 2).
-# The entry points that both kernels' fixes parts name.
-SQE_TIMEOUTS = ("io_uring-timeout", "io_uring-link_timeout", "io_uring-timeout_update")
-SQE_WHAT = "(IORING_OP_TIMEOUT, IORING_OP_LINK_TIMEOUT, the timeout update)"
-AIO = ("aio: the io_getevents() and io_pgetevents() timeout checked",
-       ("io_getevents", "io_getevents_time32", "io_pgetevents", "io_pgetevents_time64",
-        "io_pgetevents_time32"), True)
-VSOCK = ("vsock: SO_VM_SOCKETS_CONNECT_TIMEOUT with a negative tv_usec refused (ERANGE)",
-         ("setsockopt-vsock_connect_timeout",), True)
-PPS = ("PPS_FETCH: a negative nsec refused", ("ioctl-pps_fetch",), True)
-ALL_FIXES = {
-    "6.12": (
-        ("0001", f"io_uring: a timeout's tv_nsec >= NSEC_PER_SEC refused {SQE_WHAT}",
-         SQE_TIMEOUTS, True),
-        ("0002", "io_uring_enter(): the EXT_ARG wait timeout checked",
-         ("io_uring_enter-ext_arg",), True),
-        ("0003", "IORING_REGISTER_SYNC_CANCEL: the timeout checked",
-         ("io_uring_register-sync_cancel",), True),
-        ("0004", *AIO),
-        ("0005", *VSOCK),
-        ("0006", *PPS),
-    ),
-    "7.3": (
-        ("0001", f"io_uring: a timeout's carried tv_nsec saturated {SQE_WHAT}",
-         SQE_TIMEOUTS, False),
-        ("0002", "io_uring_enter(): the EXT_ARG wait timeout saturated",
-         ("io_uring_enter-ext_arg",), False),
-        ("0003", "io_uring_enter(): the wait timeout of a registered wait region checked",
-         ("io_uring_enter-reg_wait",), True),
-        ("0005", "IORING_REGISTER_SYNC_CANCEL: the timeout's sum saturated",
-         ("io_uring_register-sync_cancel",), False),
-        ("0006", "IORING_REGISTER_SYNC_CANCEL: the timeout checked",
-         ("io_uring_register-sync_cancel",), True),
-        ("0007", *AIO),
-        ("0008", *VSOCK),
-        ("0009", *PPS),
-    ),
-}
-if V not in ALL_FIXES:
-    sys.exit(f"error: bench-report.py knows no fixes part of Linux {V} "
-             f"(known: {', '.join(ALL_FIXES)}): add it to ALL_FIXES")
-FIXES = tuple((num, what, entries) for num, what, entries, _ in ALL_FIXES[V])
-FIXED = {e for _, _, entries, refuses in ALL_FIXES[V] if refuses for e in entries}
+# The fixes part, fix by fix (the kernel's fixes file, tsanity.fixes): what
+# each changes, the entry points (without their ABI) whose cost it changes,
+# and whether it adds a refuse path.  A refusing fix's entries are the ones
+# the base kernel does not refuse (their refuse path is "not refused" on
+# base only); a fix that only saturates changes no answer of the bench and
+# is tabled for its cost on the quick path; a fix with no entry is not in
+# the bench.  7.3's series keeps io_uring's carry and the wait's signed sum
+# (docs/mainline.md, decisions 1 and 2).
+try:
+    ALL_FIXES = ts_fixes.load(ts_cli.series_dir())
+except (ts_kernel.KernelError, ts_fixes.FixesError) as e:
+    sys.exit(f"error: bench-report.py knows no fixes part of Linux {V}: {e}")
+FIXES = tuple((f.patch, f.what, f.bench) for f in ALL_FIXES if f.bench)
+FIXED = {e for f in ALL_FIXES if f.refuses for e in f.bench}
 
 
 def fix_of(key):
     """The fix an entry's path belongs to: on the refuse path the fix that
     adds the refusal, on the quick path the first fix that changes it."""
-    return next((num for num, _, entries, refuses in ALL_FIXES[V]
-                 if key[1] in entries and (refuses or key[2] == "quick")), None)
+    return next((f.patch for f in ALL_FIXES
+                 if key[1] in f.bench and (f.refuses or key[2] == "quick")), None)
 
 
 def sleeps(key):

@@ -19,17 +19,17 @@ def _cache_home(env):
     return env.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
 
 
-# The functions whose timeout the fixes part checks, per kernel, as
-# file:function: audit.sh --base must find each inconsistent on the base
-# tree.  On 7.3 the timeout requests (0001) and io_uring_enter()'s wait
-# (0002) keep their rules (ABI) and only saturate, so they are not here.
-AUDIT_BASE_EXPECT = {
-    "6.12": "io_uring/cancel.c:io_sync_cancel io_uring/io_uring.c:io_cqring_wait "
-            "io_uring/timeout.c:__io_timeout_prep io_uring/timeout.c:io_timeout_remove_prep "
-            "fs/aio.c:sys_io_getevents",
-    "7.3": "io_uring/io_uring.c:io_get_ext_arg io_uring/cancel.c:io_sync_cancel "
-           "fs/aio.c:sys_io_getevents",
-}
+def _audit_base_expect(v, e):
+    """The functions whose timeout the fixes part checks, as
+    file:function: audit.sh --base must find each inconsistent on the base
+    tree.  The kernel's fixes file says them (tsanity.fixes); a kernel
+    without a series of its own expects none."""
+    from . import fixes, kernel
+    if v["TS_KERNEL"] not in kernel.SERIES:
+        return ""
+    return fixes.audit_expect(fixes.load(os.path.join(v["TS_REPO"],
+                                                      kernel.SERIES[v["TS_KERNEL"]])))
+
 
 # (name, default, what it is for).  A default is a string, or a function
 # of the values before it (name -> value) and of the environment.
@@ -58,7 +58,7 @@ USER = [
     ("TS_AUDIT_JOBS", "2", "parallel spatch runs"),
     ("TS_AUDIT_FORMS", lambda v, e: os.path.join(v["TS_REPO"], "scripts", "forms_table.py"),
      "the other timeout forms' table"),
-    ("TS_AUDIT_BASE_EXPECT", lambda v, e: AUDIT_BASE_EXPECT.get(v["TS_KERNEL"], ""),
+    ("TS_AUDIT_BASE_EXPECT", _audit_base_expect,
      "the paths the fixes fix: audit.sh --base must find each inconsistent on the base"),
     ("TS_SPATCH_LIB", "/usr/lib/coccinelle", "spatch's standard.h"),
 ]
