@@ -143,10 +143,10 @@ series_tree() {
 	done >"$saved"
 	# An earlier run may have stopped inside git am.
 	if [ -d "$(git -C "$tree" rev-parse --path-format=absolute --git-path rebase-apply)" ]; then
-		git -C "$tree" am --abort
+		git -C "$tree" am --abort || die "git am --abort in $tree failed"
 	fi
-	git -C "$tree" reset -q --hard "$base"
-	git -C "$tree" clean -q -fdx -e /.git >/dev/null
+	git -C "$tree" reset -q --hard "$base" || die "git reset --hard $base in $tree failed"
+	git -C "$tree" clean -q -fdx -e /.git >/dev/null || die "git clean in $tree failed"
 	list=$(series_patches "$patches/series") || exit 1
 	while read -r p; do
 		[ -n "$p" ] || continue

@@ -84,7 +84,7 @@ fresh_build() {
 # prints the copy's path.  The extracted source stays as Debian ships it.
 patch_suite() {
 	local name=$1 tree=$2 d key p list f base
-	d=$(ts_path suite-patched "$name")
+	d=$(ts_path suite-patched "$name") || exit 1
 	key=$(cat "$TS_REPO"/patches/"$name"/*.patch | sha256sum | cut -c1-16) ||
 		die "reading patches/$name/*.patch failed"
 	p=$d/$key
@@ -99,16 +99,17 @@ patch_suite() {
 			git -C "$p" commit -q -m "$(basename "$tree")"; } >"$d/init.log" 2>&1 ||
 			{ cat "$d/init.log" >&2; die "$name: making $p a git repository failed"; }
 		# series_tree reads a directory with a series file.
+		# (patch_suite runs in a command substitution, where set -e does
+		# not hold: each step says its failure.)
 		list=$d/series
-		mkdir -p "$list"
-		: >"$list/series"
+		mkdir -p "$list" && : >"$list/series" || die "$name: writing $list/series failed"
 		for f in "$TS_REPO"/patches/"$name"/*.patch; do
-			ln -sf "$f" "$list/${f##*/}"
-			echo "${f##*/}" >>"$list/series"
+			{ ln -sf "$f" "$list/${f##*/}" && echo "${f##*/}" >>"$list/series"; } ||
+				die "$name: listing ${f##*/} in $list/series failed"
 		done
 		base=$(git -C "$p" rev-parse HEAD) || die "$name: git rev-parse HEAD in $p failed"
-		series_tree "$list" "$p" "$base"
-		echo "$tree $key" >"$d/.ts-key"
+		series_tree "$list" "$p" "$base" || exit 1
+		echo "$tree $key" >"$d/.ts-key" || die "$name: writing $d/.ts-key failed"
 	fi
 	echo "$p"
 }

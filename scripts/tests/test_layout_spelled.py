@@ -38,6 +38,9 @@ def template_re(template):
     return re.compile(rf"{lead}{out}(?=$|[\s\"';|)&<>])")
 
 
+# The layout's own tests say what its paths must be.
+LAYOUT_TESTS = os.path.join(HERE, "test_layout.py")
+
 PATTERNS = {name: template_re(t) for name, t in layout.RESULT_FILES.items()}
 
 
@@ -48,6 +51,15 @@ def _render(node):
         return node.value if isinstance(node.value, str) else None
     if isinstance(node, ast.JoinedStr):
         return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        # "report-%s-%s.md" % (a, b)
+        left = _render(node.left)
+        return None if left is None else re.sub(r"%[-#0 +]*\d*(?:\.\d+)?[sdrif]", "{}", left)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr == "format" and isinstance(node.func.value, ast.Constant) \
+            and isinstance(node.func.value.value, str):
+        # "report-{old}-{new}.md".format(...)
+        return re.sub(r"\{[^{}]*\}", "{}", node.func.value.value)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         a, b = _render(node.left), _render(node.right)
         return None if a is None and b is None else (a or "{}") + (b or "{}")
@@ -76,7 +88,7 @@ def python_texts(source):
         if isinstance(node, ast.Call) and _is_join(node):
             parts = [_render(a) for a in node.args]
             yield node.lineno, "/".join(p if p is not None else "{}" for p in parts)
-        elif isinstance(node, (ast.Constant, ast.JoinedStr, ast.BinOp)):
+        elif isinstance(node, (ast.Constant, ast.JoinedStr, ast.BinOp, ast.Call)):
             text = _render(node)
             if text is not None:
                 yield node.lineno, text
@@ -120,7 +132,9 @@ class Scanner(unittest.TestCase):
                     'open(f"{d}/report-{a}-{b}.md")\n',
                     'p = os.path.join(d, "bench.json")\n',
                     'p = os.path.join(results, "stdout")\n',
-                    'p = d + "/serial.log"\n'):
+                    'p = d + "/serial.log"\n',
+                    'p = "%s/report-%s-%s.md" % (d, a, b)\n',
+                    'p = "{d}/{k}/verdict.json".format(d=d, k=k)\n'):
             with self.subTest(src=src):
                 self.assertTrue(list(spelled(python_texts(src))))
 
@@ -145,9 +159,12 @@ class Scanner(unittest.TestCase):
 
 class Tooling(unittest.TestCase):
     def test_no_results_path_outside_the_layout(self):
-        own = os.path.join(SCRIPTS, "tsanity", "layout.py")
-        for path in sorted(set(tooling_files())):
-            if os.path.samefile(path, own) or os.path.samefile(path, __file__):
+        own = os.path.abspath(os.path.join(SCRIPTS, "tsanity", "layout.py"))
+        files = sorted(set(tooling_files()))
+        # The walk found the tooling, not an empty directory.
+        self.assertGreater(len(files), 60)
+        for path in files:
+            if path in (own, os.path.abspath(__file__), LAYOUT_TESTS):
                 continue
             with open(path) as f:
                 source = f.read()

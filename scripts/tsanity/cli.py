@@ -8,6 +8,7 @@ import shlex
 import sys
 
 from . import config as config_mod
+from . import fixes as fixes_mod
 from . import kernel as kernel_mod
 from . import layout as layout_mod
 from . import newapi as newapi_mod
@@ -33,7 +34,7 @@ def version_or_exit(environ=None):
     script with a named error, not a traceback."""
     try:
         return context(environ)[1].version
-    except kernel_mod.KernelError as e:
+    except (kernel_mod.KernelError, fixes_mod.FixesError) as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
 
@@ -191,7 +192,8 @@ def main(argv=None):
                     r = json.load(fh)
             print(f"{r['package']}\t{r['version']}\t{r['tarball']}\t{r['origin']}")
         elif a.cmd == "suite":
-            if (a.what == "manifest") != bool(a.stage and a.programs):
+            if (a.what == "manifest") != bool(a.stage and a.programs) or \
+                    (a.what != "manifest" and (a.stage or a.programs)):
                 ap.error("usage: scripts/ts suite manifest --stage DIR NAME PROGRAM...")
             if a.what == "manifest":
                 suites_mod.write_manifest(layout, a.name, a.stage, a.programs)

@@ -255,10 +255,9 @@ RESULT_FILES = {
     "stable-mbox": "stable-{version}.y.mbox",  # --stable-sendable, in mbox-stable
 }
 
-# The values a field may take, where they are few.
-_FIELD_VALUES = {
-    "ext": ("md", "json", "svg"),
-}
+# The values a field may take, where they are few; an extension per file.
+_EXTS = {"report": ("md", "json"), "forms": ("md", "json", "svg"),
+         "suites-report": ("md", "json"), "bench": ("md", "json")}
 
 
 def result_file(directory, what, **fields):
@@ -270,23 +269,26 @@ def result_file(directory, what, **fields):
     except KeyError:
         raise ValueError(f"no results file '{what}' (known: {' '.join(sorted(RESULT_FILES))})") \
             from None
-    for k, v in fields.items():
-        v = str(v)
-        if k in _FIELD_VALUES and v not in _FIELD_VALUES[k]:
-            raise ValueError(f"results file '{what}': {k}={v} (known: "
-                             f"{' '.join(_FIELD_VALUES[k])})")
-        if k != "number" and (not v or "/" in v or v.startswith(".")):
-            raise ValueError(f"results file '{what}': {k}='{v}' is not a name")
-    try:
-        rel = template.format(**fields)
-    except KeyError as e:
-        raise ValueError(f"results file '{what}' needs {e.args[0]}=") from None
-    except ValueError as e:
-        raise ValueError(f"results file '{what}': {e}") from None
-    unused = set(fields) - {f for f in _fields(template)}
+    need = _fields(template)
+    unused = set(fields) - need
     if unused:
         raise ValueError(f"results file '{what}' takes no {' '.join(sorted(unused))}")
-    return os.path.join(directory, rel)
+    missing = need - set(fields)
+    if missing:
+        raise ValueError(f"results file '{what}' needs {' '.join(f'{m}=' for m in sorted(missing))}")
+    for k, v in fields.items():
+        if k == "number":
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ValueError(f"results file '{what}': number={v!r} is not a count")
+            continue
+        v = str(v)
+        allowed = (_EXTS[what] if k == "ext" else
+                   kernel_mod.NAMES if k in ("kernel", "old", "new") else None)
+        if allowed is not None and v not in allowed:
+            raise ValueError(f"results file '{what}': {k}={v} (known: {' '.join(allowed)})")
+        if not v or "/" in v or v.startswith("."):
+            raise ValueError(f"results file '{what}': {k}='{v}' is not a name")
+    return os.path.join(directory, template.format(**fields))
 
 
 def _fields(template):
@@ -305,7 +307,11 @@ def _result_path(layout, directory, what, *fields):
         k, sep, v = f.partition("=")
         if not sep:
             raise ValueError(f"'{f}': a field is FIELD=VALUE")
-        kv[k] = int(v) if k == "number" else v
+        if k == "number":
+            if not v.isdigit():
+                raise ValueError(f"results file '{what}': number={v} is not a count")
+            v = int(v)
+        kv[k] = v
     return result_file(directory, what, **kv)
 
 
