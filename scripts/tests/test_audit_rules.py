@@ -6,8 +6,10 @@ open-coded checks; anything else is inconsistent.
 Run from the repository's root:
   python3 -m unittest discover -s scripts/tests -p 'test_*.py'
 """
+import importlib.util
 import os
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,6 +55,35 @@ class Consistency(unittest.TestCase):
         self.assertEqual(paths.consistency(
             row('fs/aio.c', 'do_io_getevents', ['unchecked'],
                 ['none (get_timespec64() copy, stored)'])), 'no')
+
+
+
+class Answer(unittest.TestCase):
+    """audit.py --answer writes what audit.sh reads: "KIND WHAT" a line,
+    KIND one of the three audit.sh knows, WHAT one word, FILE:FUNCTION as
+    TS_AUDIT_BASE_EXPECT names a path."""
+
+    def test_the_facts_audit_sh_reads(self):
+        spec = importlib.util.spec_from_file_location(
+            "audit_main", os.path.join(os.path.dirname(HERE), "audit.py"))
+        audit = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(audit)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "answer")
+            audit.write_answer(path, [{"file": "fs/aio.c", "fn": "sys_io_getevents",
+                                       "check": "none"}],
+                               [{"file": "drivers/x.c", "function": "x_ioctl"}],
+                               [{"id": "gone"}])
+            with open(path) as f:
+                lines = f.read().splitlines()
+            self.assertEqual(lines, ["inconsistent fs/aio.c:sys_io_getevents",
+                                     "unlisted drivers/x.c:x_ioctl", "stale gone"])
+            for line in lines:
+                kind, what = line.split(" ")
+                self.assertIn(kind, ("inconsistent", "unlisted", "stale"))
+            audit.write_answer(path, [], [], [])
+            with open(path) as f:
+                self.assertEqual(f.read(), "")
 
 
 if __name__ == '__main__':
