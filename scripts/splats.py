@@ -5,11 +5,15 @@
 The reader of the kernel reports of a sanitized boot (make check-sanitized:
 KASAN, UBSAN, lockdep, DEBUG_ATOMIC_SLEEP, debugobjects), and their judge.
 
-scan finds every splat line of SERIAL_LOG: each line that the tree's
-console-badness.sh (SCRIPT, tools/testing/selftests/rcutorture/bin/) prints,
-and each line with "Kernel panic", "UBSAN:" or "KASAN:" (what
-scripts/boot.sh fails on) or "ODEBUG:" (debugobjects; console-badness.sh
-leaves those out).  It groups them into reports, one per headline:
+The one detector of kernel splats in a serial log is detect(): it runs
+the tree's console-badness.sh (SCRIPT, tools/testing/selftests/rcutorture/
+bin/) once and takes the lines it prints, each line with "Kernel panic",
+"UBSAN:" or "KASAN:" (the panic path's, which the tree's list leaves out:
+with console-badness.sh's, what fails a plain boot, tsanity.judge.boot),
+and each line with "ODEBUG:" (debugobjects; console-badness.sh drops
+those).  scan groups every such line of SERIAL_LOG into reports, one per
+headline (`scripts/ts judge-boot` does the same for a sanitized boot of
+scripts/boot.sh, from the one detection):
 
   BUG: KASAN: ..., UBSAN: ..., ODEBUG: ..., BUG: ..., WARNING: ...
   (lockdep's and RCU's reports, a WARN's "WARNING: CPU: N PID: N at"),
@@ -51,6 +55,7 @@ kernel with its program and input.  OLD's reports are findings, listed;
 NEW must have none.  Exit 1 if NEW has a report (each named on stderr) or
 a splats.json is missing or unreadable, 2 on a usage error, 0 otherwise.
 """
+import dataclasses
 import json
 import os
 import re
@@ -59,9 +64,13 @@ import sys
 
 import forms
 import timeout_classes as tc
+from tsanity import layout
 
-# What scripts/boot.sh greps besides console-badness.sh, and debugobjects.
-EXTRA = re.compile(r"Kernel panic|UBSAN:|KASAN:|ODEBUG:")
+# What fails a plain boot besides console-badness.sh's lines: the panic
+# path, and the sanitizers' headlines the tree's list leaves out.
+PANIC = re.compile(r"Kernel panic|UBSAN:|KASAN:")
+# debugobjects' reports (console-badness.sh drops "ODEBUG: " lines).
+ODEBUG = re.compile(r"ODEBUG:")
 # The first line of a report.
 HEADLINE = re.compile(r"^(BUG: |WARNING: |UBSAN: |ODEBUG: |Oops: |general protection fault|"
                       r"Kernel panic)")
@@ -108,19 +117,64 @@ def is_input(line):
     return bool(tc.diag(s) or forms.FORM.match(s))
 
 
-def splat_lines(lines, badness):
-    """The numbers (1-based) of the splat lines of lines."""
+class BadnessFailed(RuntimeError):
+    """console-badness.sh failed; stderr is what it said."""
+
+    def __init__(self, badness, returncode, stderr):
+        super().__init__(f"{badness} failed (exit {returncode}): {stderr.strip()}")
+        self.stderr = stderr
+
+
+@dataclasses.dataclass(frozen=True)
+class Found:
+    """The splat lines of a serial log, by what found them: (number
+    (1-based), text) each, in the log's order.  stderr is what
+    console-badness.sh said beside its lines (6.1's warns that egrep is
+    obsolescent)."""
+    badness: tuple = ()
+    panic: tuple = ()
+    odebug: tuple = ()
+    stderr: str = ""
+
+    def plain(self):
+        """The texts of the lines that fail a plain boot, as they have
+        always been listed: console-badness.sh's, then the panic path's (a
+        line both find is there twice)."""
+        return [t for _, t in self.badness + self.panic]
+
+    def numbers(self):
+        """The numbers of every splat line, once each, in order: what a
+        sanitized boot's reports are made of."""
+        return sorted({n for n, _ in self.badness + self.panic + self.odebug})
+
+
+def read_log(path):
+    """The lines of the serial log PATH, without line ends (the log has
+    CRLF; bytes that are not UTF-8 replaced)."""
+    with open(path, errors="replace") as f:
+        return [line.rstrip("\r\n").rstrip("\r") for line in f]
+
+
+def detect(lines, badness):
+    """The splat lines of LINES (Found): console-badness.sh (BADNESS) run
+    once on them, and the lines PANIC and ODEBUG match.  Raises
+    BadnessFailed if the script fails."""
     text = "".join(line + "\n" for line in lines)
     r = subprocess.run([badness], input=text, capture_output=True, text=True)
     if r.returncode not in (0, 1):  # grep: 1 means nothing found
-        raise RuntimeError(f"{badness} failed (exit {r.returncode}): {r.stderr.strip()}")
+        raise BadnessFailed(badness, r.returncode, r.stderr)
     flagged = set(r.stdout.splitlines())
-    return [i + 1 for i, line in enumerate(lines) if line in flagged or EXTRA.search(line)]
+
+    def where(match):
+        return tuple((n, line) for n, line in enumerate(lines, 1) if match(line))
+    return Found(badness=where(lambda line: line in flagged), panic=where(PANIC.search),
+                 odebug=where(ODEBUG.search), stderr=r.stderr)
 
 
-def scan(lines, badness):
-    """The reports of a serial log's lines (without line ends)."""
-    splats = set(splat_lines(lines, badness))
+def scan(lines, found):
+    """The reports of a serial log's lines (without line ends), from its
+    splat lines (detect())."""
+    splats = set(found.numbers())
     reports, cur = [], None
     # The program of each line: the name its closing line gives, by part.
     part_of, names, part = [], {}, 0
@@ -182,21 +236,24 @@ def describe(r):
     return f"line {r['line']}: {r['kind']}: {r['title']} [{where}; {inp}{sc}]"
 
 
+def write_scan(path, log, result):
+    """Write a scan's RESULT of the serial log LOG to PATH (SPLATS_JSON)."""
+    with open(path, "w") as f:
+        json.dump({"log": log, **result}, f, indent=1)
+
+
 def cmd_scan(argv):
     if len(argv) != 4 or argv[0] != "--badness":
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         return 2
     badness, log, out = argv[1], argv[2], argv[3]
     try:
-        with open(log, errors="replace") as f:
-            lines = [line.rstrip("\r\n").rstrip("\r") for line in f]
-        result = scan(lines, badness)
+        lines = read_log(log)
+        result = scan(lines, detect(lines, badness))
     except (OSError, RuntimeError) as e:
         print(f"error: splats.py: {e}", file=sys.stderr)
         return 1
-    result = {"log": log, **result}
-    with open(out, "w") as f:
-        json.dump(result, f, indent=1)
+    write_scan(out, log, result)
     for r in result["reports"]:
         print(describe(r))
     return 0
@@ -213,7 +270,7 @@ def cmd_report(argv):
     results, old, new = argv
     data, problems = {}, []
     for k in (old, new):
-        path = os.path.join(results, k, "splats.json")
+        path = layout.result_file(results, "splats", kernel=k)
         try:
             with open(path) as f:
                 data[k] = json.load(f)

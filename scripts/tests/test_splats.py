@@ -14,7 +14,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPLATS = os.path.join(HERE, "..", "splats.py")
 sys.path.insert(0, os.path.join(HERE, ".."))
-from tsanity import cli as ts_cli  # noqa: E402
+from tsanity import cli as ts_cli, layout  # noqa: E402
 
 SRC = ts_cli.context()[2].src
 TREE_BADNESS = os.path.join(SRC, "tools", "testing", "selftests", "rcutorture", "bin",
@@ -119,11 +119,11 @@ class Splats(unittest.TestCase):
             os.chmod(self.badness, 0o755)
 
     def scan(self, lines, kernel="base"):
-        os.makedirs(os.path.join(self.dir, kernel), exist_ok=True)
-        path = os.path.join(self.dir, kernel, "serial.log")
+        os.makedirs(layout.run_dir(self.dir, kernel), exist_ok=True)
+        path = layout.result_file(self.dir, "serial", kernel=kernel)
         with open(path, "w", newline="") as f:
             f.write("".join(line + "\r\n" for line in lines))
-        out = os.path.join(self.dir, kernel, "splats.json")
+        out = layout.result_file(self.dir, "splats", kernel=kernel)
         r = subprocess.run([sys.executable, SPLATS, "scan", "--badness", self.badness, path, out],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -232,7 +232,7 @@ class Splats(unittest.TestCase):
 
     def test_a_checker_that_stopped_is_noted(self):
         body = [case(0, 0)] + KASAN + ["Disabling lock debugging due to kernel taint", case(1, 0)]
-        path = os.path.join(self.dir, "base", "splats.json")
+        path = layout.result_file(self.dir, "splats", kernel="base")
         self.scan(log(program("timeout_classes", body, 1)))
         with open(path) as f:
             notes = json.load(f)["notes"]
@@ -243,7 +243,7 @@ class Splats(unittest.TestCase):
         with open(bad, "w") as f:
             f.write("#!/bin/sh\nexit 2\n")
         os.chmod(bad, 0o755)
-        path = os.path.join(self.dir, "serial.log")
+        path = os.path.join(self.dir, "console.log")
         with open(path, "w") as f:
             f.write("KTAP version 1\n")
         r = subprocess.run([sys.executable, SPLATS, "scan", "--badness", bad, path,
