@@ -51,6 +51,8 @@ def mark_directives(lines):
 
 
 def kunit_modules():
+    """The tree's kunit_parser and kunit_printer (TS_SRC's
+    tools/testing/kunit): the reader of KTAP is the kernel's own."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from tsanity import cli as ts_cli
     src = ts_cli.context()[2].src
@@ -80,16 +82,10 @@ def tree(test, parser):
             "tests": [tree(t, parser) for t in test.subtests]}
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__.strip().splitlines()[0])
-    log_path, out_path = sys.argv[1:]
-    parser, printer = kunit_modules()
-    try:
-        with open(log_path, errors="replace") as f:
-            lines = mark_directives(f.read().splitlines())
-    except OSError as e:
-        sys.exit(f"error: {e}")
+def read(lines, parser, printer):
+    """The verdict of a serial log's LINES (without line ends), read by
+    the tree's kunit_parser (PARSER, PRINTER: kunit_modules())."""
+    lines = mark_directives(lines)
     # The parser reports what it finds wrong on its printer: keep that.
     # 7.x's parse_run_tests() takes the printer; 6.x's uses the module's.
     said = io.StringIO()
@@ -104,7 +100,7 @@ def main():
     boot = [float(m[1]) for m in map(BOOT.match, lines) if m]
     init = [(int(m[1]), int(m[2])) for m in map(INIT.match, lines) if m]
     c = top.counts
-    verdict = {
+    return {
         "status": status_name(top.status, parser),
         "plan": top.expected_count,
         "counts": {"passed": c.passed, "failed": c.failed, "crashed": c.crashed,
@@ -114,12 +110,32 @@ def main():
         "init": {"failed": init[-1][0], "programs": init[-1][1]} if init else None,
         "tests": [tree(t, parser) for t in top.subtests],
     }
-    with open(out_path + ".tmp", "w") as f:
+
+
+def write(verdict, path):
+    """Write VERDICT to PATH whole (through PATH.tmp): a reader never
+    sees half of it."""
+    with open(path + ".tmp", "w") as f:
         json.dump(verdict, f, indent=1)
         f.write("\n")
-    os.replace(out_path + ".tmp", out_path)
-    if not top.subtests:
-        print(f"error: no KTAP test in {log_path}: " + "; ".join(errors), file=sys.stderr)
+    os.replace(path + ".tmp", path)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.strip().splitlines()[0])
+    log_path, out_path = sys.argv[1:]
+    parser, printer = kunit_modules()
+    try:
+        with open(log_path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        sys.exit(f"error: {e}")
+    verdict = read(lines, parser, printer)
+    write(verdict, out_path)
+    if not verdict["tests"]:
+        print(f"error: no KTAP test in {log_path}: " + "; ".join(verdict["errors"]),
+              file=sys.stderr)
         return 1
     return 0
 
