@@ -15,6 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SPLATS = os.path.join(HERE, "..", "splats.py")
 sys.path.insert(0, os.path.join(HERE, ".."))
 from tsanity import cli as ts_cli, layout  # noqa: E402
+import splats  # noqa: E402
 
 SRC = ts_cli.context()[2].src
 TREE_BADNESS = os.path.join(SRC, "tools", "testing", "selftests", "rcutorture", "bin",
@@ -107,7 +108,9 @@ def log(*parts, boot=()):
     return lines + ["# boot-to-verdict: 1.000 s", "# init: 0 of 3 programs failed"]
 
 
-class Splats(unittest.TestCase):
+class WithBadness(unittest.TestCase):
+    """A temporary directory, and the console-badness.sh to use."""
+
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="test_splats.")
         self.addCleanup(shutil.rmtree, self.dir)
@@ -118,6 +121,8 @@ class Splats(unittest.TestCase):
                 f.write(STAND_IN)
             os.chmod(self.badness, 0o755)
 
+
+class Splats(WithBadness):
     def scan(self, lines, kernel="base"):
         os.makedirs(layout.run_dir(self.dir, kernel), exist_ok=True)
         path = layout.result_file(self.dir, "serial", kernel=kernel)
@@ -250,6 +255,35 @@ class Splats(unittest.TestCase):
                             os.path.join(self.dir, "s.json")], capture_output=True, text=True)
         self.assertEqual(r.returncode, 1)
         self.assertIn("failed (exit 2)", r.stderr)
+
+
+class Detect(WithBadness):
+    """detect(), the one detector: what a plain boot fails on and what a
+    sanitized boot's reports are made of."""
+
+    def test_clean_lines_have_no_splat(self):
+        found = splats.detect(log(program("timeout_classes", [case(0, 0)], 1)), self.badness)
+        self.assertEqual((found.plain(), found.numbers()), ([], []))
+
+    def test_plain_lists_badness_then_the_panic_path_and_leaves_odebug(self):
+        lines = ["boot"] + KASAN[:3] + ["Kernel panic - not syncing: x"] + ODEBUG[:2]
+        found = splats.detect(lines, self.badness)
+        # console-badness.sh's lines (BUG: KASAN: is one), then the panic
+        # path's (BUG: KASAN: again, Kernel panic); ODEBUG: is neither's.
+        self.assertEqual(found.plain(), [KASAN[0], KASAN[1], KASAN[1], lines[4]])
+        self.assertEqual([n for n, _ in found.odebug], [7])
+        # A sanitized boot groups each once, ODEBUG's too.
+        self.assertEqual(found.numbers(), [2, 3, 5, 7])
+
+    def test_failing_badness_script_is_named_with_what_it_said(self):
+        bad = os.path.join(self.dir, "bad.sh")
+        with open(bad, "w") as f:
+            f.write("#!/bin/sh\necho 'no patterns' >&2\nexit 2\n")
+        os.chmod(bad, 0o755)
+        with self.assertRaises(splats.BadnessFailed) as cm:
+            splats.detect(["KTAP version 1"], bad)
+        self.assertEqual(cm.exception.stderr, "no patterns\n")
+        self.assertIn(f"{bad} failed (exit 2): no patterns", str(cm.exception))
 
 
 if __name__ == "__main__":

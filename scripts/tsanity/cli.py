@@ -161,6 +161,17 @@ def main(argv=None):
                        "LINE<tab>PATCH<tab>TYPE (tsanity.waivers; a bad line is named)")
     p.add_argument("file")
     p.add_argument("series", nargs="?", help="the series file whose patches they must be of")
+    p = sub.add_parser("judge-boot", help="judge one boot of scripts/boot.sh: its problems, named, "
+                       "or its summary (tsanity.judge)")
+    p.add_argument("kernel")
+    p.add_argument("boot_dir", help="the boot-results directory (ts path boot-results SUITE)")
+    p.add_argument("programs", help="the programs the initramfs lists (a file, one a line)")
+    p.add_argument("--rc", type=int, required=True, help="QEMU's exit status under timeout(1)")
+    p.add_argument("--limit", required=True, help="the boot's time limit, in seconds")
+    p.add_argument("--wall", required=True, help="the seconds the boot took, as said")
+    p.add_argument("--sanitized", action="store_true", help="a boot of the sanitized guest")
+    p.add_argument("--list-reports", action="store_true",
+                   help="with --sanitized: the kernel's reports are findings to list")
     a = ap.parse_args(argv)
     try:
         cfg, kernel, layout = context()
@@ -219,6 +230,10 @@ def main(argv=None):
             from . import waivers as waivers_mod  # its WaiverError is a ValueError
             for w in waivers_mod.load(a.file, a.series):
                 print(f"{w.line}\t{w.patch}\t{w.type}")
+        elif a.cmd == "judge-boot":
+            # splats.py and the readers it imports load for this command only.
+            from .judge import boot_run
+            return boot_run.main(a, layout)
         elif a.cmd == "variables":
             for name, default, what in config_mod.USER:
                 d = default if isinstance(default, str) else "(derived)"
