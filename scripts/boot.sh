@@ -11,7 +11,9 @@
 # verdict.json beside it (scripts/ktap.py, the one reader of the log) and
 # commit (what the kernel was built from).  The suite "mainline" is the
 # tests initramfs of the mainline series' kernel, copied there by make
-# stable (scripts/stable.sh) to boot on a stable kernel.  Fails on a timeout, a kernel
+# stable (scripts/stable.sh) to boot on a stable kernel.  The boot is
+# judged once QEMU is done, by `scripts/ts judge-boot`
+# (scripts/tsanity/judge/): it fails on a timeout, a kernel
 # splat (the tree's rcutorture console-badness.sh, panics, UBSAN, KASAN), a
 # log ktap.py cannot read, an /init that did not finish, ran another number
 # of programs than the initramfs lists, or whose count of failed programs
@@ -24,11 +26,12 @@
 # with kasan_multi_shot added to the kernel parameters, under QEMU -icount
 # (TS_ICOUNT=1: the guest clock counts instructions), bounded by
 # TS_SANITIZED_SCALE times TS_BOOT_TIMEOUT, and keeps everything in
-# $TS_RESULTS/<suite>-sanitized/<kernel>; scripts/splats.py lists the
-# kernel's reports, each with its program and input, in splats.json there
-# (debugobjects' ODEBUG lines count too).  A report fails the boot, named,
-# unless --list-reports (sanitized only) makes the reports findings to list
-# (make check-sanitized, on base); every other check stays.
+# $TS_RESULTS/<suite>-sanitized/<kernel>; the judge lists the kernel's
+# reports (scripts/splats.py), each with its program and input, in
+# splats.json there (debugobjects' ODEBUG lines count too).  A report
+# fails the boot, named, unless --list-reports (sanitized only) makes the
+# reports findings to list (make check-sanitized, on base); every other
+# check stays.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -47,7 +50,7 @@ case $variant in
 '')
 	[ "$list_reports" = 0 ] || die "--list-reports is for the sanitized variant only ($usage)"
 	guest=$(ts_path guest "$kernel")
-	results=$(ts_path boot-results "$suite")/$kernel
+	boots=$(ts_path boot-results "$suite")
 	limit=$TS_BOOT_TIMEOUT
 	[ "$suite" != suites ] || limit=$TS_SUITES_BOOT_TIMEOUT
 	append=$TS_APPEND
@@ -55,7 +58,7 @@ case $variant in
 	;;
 sanitized)
 	guest=$(ts_path guest "$kernel" sanitized)
-	results=$(ts_path boot-results "$suite" sanitized)/$kernel
+	boots=$(ts_path boot-results "$suite" sanitized)
 	case $TS_SANITIZED_SCALE in
 	[1-9] | [1-9][0-9]) ;;
 	*) die "TS_SANITIZED_SCALE=$TS_SANITIZED_SCALE: a whole factor from 1 to 99" ;;
@@ -77,12 +80,16 @@ initramfs=$(ts_path initramfs "$suite")/initramfs.cpio
 programs=$(ts_path initramfs "$suite")/tests
 [ -f "$image" ] || die "$image not found (run scripts/guest-kernel.sh $kernel${variant:+ $variant})"
 [ -f "$initramfs" ] && [ -f "$programs" ] || die "$initramfs not found (run scripts/initramfs.sh $suite)"
-log=$results/serial.log
-json=$results/verdict.json
+results=$(ts_path run "$boots" "$kernel")
+log=$(ts_path result "$boots" serial kernel="$kernel")
+verdict=$(ts_path result "$boots" verdict kernel="$kernel")
+commit=$(ts_path result "$boots" commit kernel="$kernel")
+random=$(ts_path result "$boots" random kernel="$kernel")
+splats=$(ts_path result "$boots" splats kernel="$kernel")
 mkdir -p "$results"
-splats_json=$results/splats.json
-rm -f "$log" "$json" "$results/commit" "$results/random" "$splats_json"
-cp "$guest/ts-commit" "$results/commit"
+# What an earlier boot left (splats.txt is rewritten by a sanitized one).
+rm -f "$log" "$verdict" "$commit" "$random" "$splats"
+cp "$guest/ts-commit" "$commit"
 
 # The random inputs of timeout_classes: the kernel hands unknown
 # parameters of the form NAME=VALUE to /init as its environment.
@@ -90,7 +97,7 @@ if [ "$suite" = tests ] || [ "$suite" = mainline ]; then
 	[[ $TS_SEED =~ ^[0-9]+$ ]] || die "TS_SEED=$TS_SEED: not a number"
 	[[ $TS_RANDOM =~ ^[0-9]+$ ]] || die "TS_RANDOM=$TS_RANDOM: not a number"
 	append="${append:+$append }TIMEOUT_CLASSES_SEED=$TS_SEED TIMEOUT_CLASSES_RANDOM=$TS_RANDOM"
-	echo "$TS_SEED $TS_RANDOM" >"$results/random"
+	echo "$TS_SEED $TS_RANDOM" >"$random"
 fi
 
 log "booting the $kernel${variant:+ $variant} guest kernel (limit $limit s; serial console in $log)"
@@ -99,84 +106,9 @@ rc=0
 TS_APPEND=$append TS_ICOUNT=$icount timeout -k 5 "$limit" "$TS_REPO/qemu-config/qemu.sh" "$image" "$initramfs" "$log" || rc=$?
 wall=$((($(date +%s%N) - start) / 1000000))
 wall=$(printf '%d.%03d' $((wall / 1000)) $((wall % 1000)))
-[ -f "$log" ] || die "QEMU (exit $rc) wrote no serial log $log"
 
-# Collect every problem, then report them all.
-problems=()
-case $rc in
-1 | 3) ;; # /init's verdict: checked against verdict.json below
-124 | 137) problems+=("timeout: the guest did not finish within $limit s") ;;
-0) problems+=("no verdict: the guest rebooted or panicked before /init finished (QEMU exit 0)") ;;
-*) problems+=("QEMU failed (exit $rc)") ;;
-esac
-
-# Kernel splats: the tree's list, and what it leaves to the panic path.
-badness=$TS_SRC/tools/testing/selftests/rcutorture/bin/console-badness.sh
-[ -x "$badness" ] || die "$badness not found"
-splats=$({ "$badness" <"$log" || [ $? -eq 1 ]; } &&
-	{ grep -E 'Kernel panic|UBSAN:|KASAN:' "$log" || [ $? -eq 1 ]; }) ||
-	die "searching $log for kernel splats failed"
-if [ -z "$variant" ]; then
-	if [ -n "$splats" ]; then
-		sed -n 1,5p <<<"$splats" >&2
-		problems+=("kernel splat in the serial log (the first lines are above)")
-	fi
-else
-	# The same lines and more (ODEBUG), grouped into reports, each with
-	# its program and input.
-	python3 "$TS_REPO/scripts/splats.py" scan --badness "$badness" "$log" "$splats_json" >"$results/splats.txt" ||
-		die "scripts/splats.py could not read $log"
-	nreports=$(wc -l <"$results/splats.txt")
-	# Every line the check above found must be in a report.
-	missed=$(python3 -c 'import json, sys
-have = {t for r in json.load(open(sys.argv[1]))["reports"] for _, t in r["lines"]}
-lines = [l.rstrip("\r") for l in sys.stdin.read().splitlines()]  # the log has CRLF
-print("\n".join(l for l in lines if l and l not in have))' "$splats_json" <<<"$splats") ||
-		die "reading $splats_json failed"
-	if [ -n "$missed" ]; then
-		sed -n 1,5p <<<"$missed" >&2
-		problems+=("scripts/splats.py left out splat lines that console-badness.sh or the grep found (the first are above)")
-	fi
-	if [ "$nreports" -gt 0 ] && [ "$list_reports" = 0 ]; then
-		sed 's/^/  /' "$results/splats.txt" >&2
-		problems+=("$nreports kernel report(s) in the serial log (named above; $splats_json)")
-	elif [ "$nreports" -gt 0 ]; then
-		log "$kernel: $nreports kernel report(s), listed as findings in $splats_json:"
-		sed 's/^/  /' "$results/splats.txt" >&2
-	fi
-fi
-
-ktap_rc=0
-TS_SRC=$TS_SRC python3 "$TS_REPO/scripts/ktap.py" "$log" "$json" || ktap_rc=$?
-if [ "$ktap_rc" -ne 0 ]; then
-	problems+=("scripts/ktap.py failed (exit $ktap_rc) on the serial log")
-elif [ "$rc" = 1 ] || [ "$rc" = 3 ]; then
-	# QEMU exits 1 when /init saw no failed program, 3 when it saw some.
-	mapfile -t said < <(python3 -c 'import json, sys
-i = json.load(open(sys.argv[1]))["init"]
-print(*(("-", "-") if i is None else (i["failed"], i["programs"])), sep="\n")' "$json")
-	nlisted=$(wc -l <"$programs")
-	if [ "${said[0]}" = - ]; then
-		problems+=("QEMU exited $rc, but /init never said how many programs failed: it did not finish")
-	elif [ "${said[1]}" -ne "$nlisted" ]; then
-		problems+=("/init ran ${said[1]} programs, the initramfs lists $nlisted ($programs)")
-	elif { [ "$rc" = 1 ] && [ "${said[0]}" -ne 0 ]; } || { [ "$rc" = 3 ] && [ "${said[0]}" -eq 0 ]; }; then
-		problems+=("QEMU exited $rc, but /init said ${said[0]} of ${said[1]} programs failed")
-	fi
-fi
-
-if [ ${#problems[@]} -gt 0 ]; then
-	for p in "${problems[@]}"; do
-		echo "error: $kernel boot: $p" >&2
-	done
-	die "$kernel boot failed: serial log $log"
-fi
-python3 - "$json" "$kernel" "$wall" <<'PY'
-import json, sys
-v = json.load(open(sys.argv[1]))
-c = v["counts"]
-print(f"{sys.argv[2]} boot: {len(v['tests'])} of {v['plan']} programs reported; "
-      f"{c['passed']} tests passed, {c['failed']} failed, {c['skipped']} skipped; "
-      f"boot-to-verdict {v['boot_to_verdict_s']} s, wall {sys.argv[3]} s (judged by report.py)")
-PY
-echo "$kernel boot: serial log $log, verdict $json"
+# The judge: the problems of the boot, each named, or its summary.
+judge=(--rc "$rc" --limit "$limit" --wall "$wall")
+[ -z "$variant" ] || judge+=(--sanitized)
+[ "$list_reports" = 0 ] || judge+=(--list-reports)
+ts judge-boot "${judge[@]}" "$kernel" "$boots" "$programs"
