@@ -315,7 +315,7 @@ def cmd_report(argv):
     if new in data:
         for r in data[new]["reports"]:
             problems.append(f"{new}: report at {describe(r)}")
-    md = os.path.join(results, f"sanitizer-reports-{old}-{new}.md")
+    md = layout.result_file(results, "sanitizer-reports", old=old, new=new)
     with open(md, "w") as f:
         f.write("\n".join(out))
     for p in problems:

@@ -212,7 +212,7 @@ class Splats(WithBadness):
         self.scan(log(program("timeout_classes", [case(0, 0), case(7, 7)], 1)), "patched")
         r = self.judge()
         self.assertEqual(r.returncode, 0, r.stderr)
-        with open(os.path.join(self.dir, "sanitizer-reports-base-patched.md")) as f:
+        with open(layout.result_file(self.dir, "sanitizer-reports", old="base", new="patched")) as f:
             md = f.read()
         self.assertIn("## base: 1 report", md)
         self.assertIn("sec=7 nsec=7:", md)
@@ -232,7 +232,7 @@ class Splats(WithBadness):
         self.scan(log(program("timeout_classes", [case(0, 0)], 1)), "patched")
         r = self.judge()
         self.assertEqual(r.returncode, 0, r.stderr)
-        with open(os.path.join(self.dir, "sanitizer-reports-base-patched.md")) as f:
+        with open(layout.result_file(self.dir, "sanitizer-reports", old="base", new="patched")) as f:
             self.assertIn("base gave no report", f.read())
 
     def test_a_checker_that_stopped_is_noted(self):

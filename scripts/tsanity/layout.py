@@ -229,6 +229,8 @@ RESULT_FILES = {
     # Two boots compared (scripts/report.py, scripts/forms.py).
     "report": "report-{old}-{new}.{ext}",     # md, json
     "forms": "forms-{old}-{new}.{ext}",       # md, json, svg
+    # Two sanitized boots' kernel reports compared (scripts/splats.py).
+    "sanitizer-reports": "sanitizer-reports-{old}-{new}.md",
     # The subsystems' suites judged (scripts/suites_report.py).
     "suites-report": "report.{ext}",          # md, json
     # make bench (scripts/bench.sh, scripts/bench-report.py).
