@@ -33,13 +33,14 @@ worktree "$src" "$full"
 # Leave the worktree at the full series, whatever happens below.
 trap 'git -C "$src" checkout -q -f --detach "$full" || echo "warning: could not check $full out in $src" >&2' EXIT
 
-# The series' KUnit suite where the series has one (a stable series, the
-# backports alone, has none: patches/stable/X.Y).
+# The series' KUnit suite where the series has one (check-lib.sh:
+# suite_kunitconfig; a stable series, the backports alone, has none:
+# patches/stable/X.Y).
 kunitconfig=()
-if [ -f "$src/kernel/time/tests/.kunitconfig" ]; then
-	kunitconfig=("$src/kernel/time/tests/.kunitconfig")
+if k=$(suite_kunitconfig "$src"); then
+	kunitconfig=("$k")
 else
-	log "no kernel/time/tests/.kunitconfig in ${TS_PATCHES#"$TS_REPO/"}: built without the KUnit suite"
+	log "no KUnit suite of the series in ${TS_PATCHES#"$TS_REPO/"} (kernel/time/tests/.kunitconfig, or the suite timespec64_timeout in kernel/time/time_test.c): built without it"
 fi
 for v in "${variants[@]}"; do
 	out=$(ts_path check-build "$v")

@@ -6,7 +6,7 @@
 #      of its headers (check-lib.sh: objects), built at the base and at the
 #      full series in the worktree $TS_WORK/warnings-src, O=$TS_OUT/check-
 #      warnings (tinyconfig + qemu-config/guest.config + the suite's
-#      .kunitconfig);
+#      .kunitconfig: check-lib.sh, suite_kunitconfig);
 #   2. scripts/kernel-doc -none -Wall on the touched .c and .h files (outside
 #      tools/), the changed headers and the header users, at both revisions.
 # A warning counts once per file and message, line numbers aside.  Results
@@ -27,7 +27,9 @@ src=$(ts_path worktree warnings)
 out=$(ts_path check-build warnings)
 worktree "$src" "$full"
 trap 'git -C "$src" checkout -q -f --detach "$full" || echo "warning: could not check $full out in $src" >&2' EXIT
-check_config "$src" "$out" "$TS_REPO/qemu-config/guest.config" "$src/kernel/time/tests/.kunitconfig"
+kunitconfig=$(suite_kunitconfig "$src") ||
+	die "no KUnit suite of the series in $src (kernel/time/tests/.kunitconfig, or the suite timespec64_timeout in kernel/time/time_test.c with kernel/time/.kunitconfig)"
+check_config "$src" "$out" "$TS_REPO/qemu-config/guest.config" "$kunitconfig"
 use_config "$src" "$out"
 mapfile -t objs < <(objects "$src" "$out")
 [ "${#objs[@]}" -gt 0 ] || die "no object of the series is enabled in $out (the probe of check-lib.sh found none)"
