@@ -21,6 +21,12 @@ def figures(layout, src, head):
     except (OSError, ValueError) as e:
         die(f"no KUnit results ({e}): run make test first")
     f["kunit_rows"] = len(rows)
+    # The suite as the series has it (scripts/kunit.sh chooses the same):
+    # 6.12's own directory, or 7.3's suite in kernel/time/time_test.c.
+    old = os.path.join("kernel", "time", "tests")
+    f["kunit_suite"] = (os.path.join(old, "timespec64_kunit.c")
+                        if os.path.exists(os.path.join(src, old, ".kunitconfig"))
+                        else "kernel/time/time_test.c, suite timespec64_timeout")
     f["kunit_pass"] = sum(1 for _, s in rows if s == "PASS")
     # The other architectures, where make check ran them.
     f["kunit_arch"] = []
@@ -136,8 +142,8 @@ def testing_text(f, version):
     b = t["kernels"]["patched"]
     by_abi = ", ".join(f"{abi} {n}" for abi, n in b["contract_cases_by_abi"].items())
     lines = [
-        f" - KUnit (kernel/time/tests/timespec64_kunit.c): x86_64 {f['kunit_pass']} of "
-        f"{f['kunit_rows']} parameterised rows pass"
+        f" - KUnit ({f['kunit_suite']}): x86_64 {f['kunit_pass']} of "
+        f"{f['kunit_rows']} rows pass"
         + ("; " + ", ".join(f["kunit_arch"]) if f["kunit_arch"] else "") + ".",
         f" - Integration: selftests/timers/timeout_classes, native and -m32, booted "
         f"under QEMU on {version} and on {version} + the whole series: {b['contract_cases']} "
