@@ -24,12 +24,13 @@
 #               and unless the forms table holds there too
 # The semantic patch is the one the series adds,
 # $TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci, when it has the
-# audit's rules (virtual audit: the 6.12 series); else the project's
-# scripts/audit.cocci, the same rules with 7.3's registered wait regions
-# (7.3's series carries the narrowed semantic patch for upstream, which
-# finds only unchecked copies: docs/mainline.md).  TS_AUDIT_COCCI
-# names another (to audit the unpatched tree: TS_SRC=<base-src>
-# TS_AUDIT_COCCI=<patched tree>/scripts/coccinelle/api/timespec64_timeout.cocci).
+# audit's rules (virtual audit: the 6.12 series); else (the tree has none,
+# or one without the audit's rules) the project's scripts/audit.cocci, the
+# same rules with 7.3's registered wait regions and 7.3's timeout family
+# (7.3's series adds no semantic patch; it once added a narrowed one,
+# without these rules).  TS_AUDIT_COCCI names another (to audit the
+# unpatched tree: TS_SRC=<base-src> TS_AUDIT_COCCI=<the patched tree's or
+# the project's semantic patch>).
 # Exit status (the same for scripts/audit.sh and scripts/audit.py):
 #   0  audited; with --strict, every timeout-path row is consistent with the
 #      contract, every other timeout form found is an entry of the forms
@@ -100,10 +101,14 @@ spatch_version=$(spatch --version | awk 'NR==1{print $3}')
 
 cocci=${TS_AUDIT_COCCI:-$TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci}
 origin=
-if [ -z "${TS_AUDIT_COCCI:-}" ] && [ -f "$cocci" ] && ! grep -qx 'virtual audit' "$cocci"; then
+if [ -z "${TS_AUDIT_COCCI:-}" ] && ! { [ -f "$cocci" ] && grep -qx 'virtual audit' "$cocci"; }; then
+	if [ -f "$cocci" ]; then
+		origin="the project's: the tree's has no audit rules"
+	else
+		origin="the project's: the tree has none"
+	fi
 	cocci=$TS_REPO/scripts/audit.cocci
 	TS_AUDIT_COCCI=$cocci
-	origin="the project's: the tree's has no audit rules"
 fi
 results=$(ts_path named-results audit)
 if [ "$base" -eq 1 ]; then
