@@ -5,20 +5,26 @@
 /// audit mode that also lists every helper and setter call.)
 ///
 /// Find syscall timeouts that are not checked with the one timeout
-/// sanity definition of include/linux/time64.h (timespec64_classify(),
-/// timespec64_check_timeout(), itimerspec64_check_timeout(), and
-/// timespec64_timeout_to_ktime() of include/linux/ktime.h, which checks
-/// with it before it converts):
+/// sanity definition, the timeout family of include/linux/time64.h
+/// (timespec64_classify()) and include/linux/timekeeping.h: the checks
+/// timespec64_check_timeout() and itimerspec64_check_timeout(), the
+/// check-and-convert timespec64_to_timeout(), and the copy-ins that check
+/// (get_timespec64_checked(), get_old_timespec32_checked()) or check and
+/// convert (get_timespec64_timeout(), get_old_timespec32_timeout()).  The
+/// two ABI exceptions are modes of the family (TIMEOUT_MODE_SUM,
+/// TIMEOUT_MODE_CARRY): a call in one of them is a helper call too, its
+/// mode named in the message.  Found:
 ///  - open-coded tests of tv_sec < 0, tv_nsec < 0 and
 ///    tv_nsec >= NSEC_PER_SEC (or 1000000000), on . and -> forms;
 ///  - direct calls of the legacy timespec64_valid() and
 ///    itimerspec64_valid(), which only know interval semantics;
 ///  - a timespec copied from user space by get_timespec64() or
 ///    get_old_timespec32() and converted (timespec64_to_ktime(),
-///    timespec64_to_jiffies(), timespec64_to_ns(), ktime_set()) or
-///    stored in a longer-lived structure without any check in the
-///    function, or passed to a function of the same file that converts
-///    it without a check;
+///    timespec64_to_jiffies(), timespec64_to_ns(), ktime_set(), and
+///    timespec64_sum_to_ktime(), the SUM mode's conversion, which checks
+///    nothing) or stored in a longer-lived structure without any check in
+///    the function, or passed to a function of the same file that
+///    converts it without a check;
 ///  - a timespec that is a member of a structure copied in with
 ///    copy_from_user(), read field by field and converted in a function
 ///    that checks no timespec;
@@ -40,7 +46,8 @@
 //  returns false): tests that clamp or normalise are not reported.
 // Options: --no-includes --include-headers
 //
-// Keywords: timespec64_check_timeout, timespec64_valid, get_timespec64
+// Keywords: timespec64_check_timeout, timespec64_to_timeout,
+//  get_timespec64_timeout, timespec64_valid, get_timespec64
 //
 
 virtual report
@@ -49,11 +56,13 @@ virtual audit
 
 @initialize:python@
 @@
-# The helpers themselves, and KUnit code that keeps the old rule on
-# purpose as an oracle.
+# The helpers themselves (the family), and KUnit code that keeps the old
+# rule on purpose as an oracle.
 filter = frozenset(['timespec64_classify', 'timespec64_class_to_errno',
 		    'timespec64_check_timeout', 'itimerspec64_check_timeout',
-		    'timespec64_timeout_to_ktime',
+		    'timespec64_to_timeout', 'timespec64_sum_to_ktime',
+		    'get_timespec64_timeout', 'get_old_timespec32_timeout',
+		    'get_timespec64_checked', 'get_old_timespec32_checked',
 		    'timespec64_valid', 'itimerspec64_valid',
 		    'timespec64_valid_strict', 'timespec64_valid_settod'])
 
@@ -152,24 +161,38 @@ position p : script:python() { relevant(p) };
 
 f@p(...)
 
-@helper depends on audit@
-identifier f = {timespec64_check_timeout, itimerspec64_check_timeout,
-		timespec64_timeout_to_ktime, timespec64_classify};
-position p : script:python() { relevant(p) };
+// A conversion in one of the ABI modes: a helper call, its mode named.
+@abimode depends on audit@
+identifier f = {timespec64_to_timeout, get_timespec64_timeout,
+		get_old_timespec32_timeout};
+identifier m = {TIMEOUT_MODE_SUM, TIMEOUT_MODE_CARRY};
+expression K, T;
+position ap : script:python() { relevant(ap) };
 @@
 
-f@p(...)
+f@ap(K, T, m)
+
+@helper depends on audit@
+identifier f = {timespec64_check_timeout, itimerspec64_check_timeout,
+		timespec64_classify, timespec64_to_timeout, get_timespec64_timeout,
+		get_old_timespec32_timeout, get_timespec64_checked,
+		get_old_timespec32_checked};
+position p : script:python() { relevant(p) };
+position p1 != abimode.ap;
+@@
+
+f@p@p1(...)
 
 // A user timespec that is checked somewhere after the copy.
 @chk exists@
 identifier rd = {get_timespec64, get_old_timespec32};
 identifier v = {timespec64_valid, timespec64_valid_strict,
 		timespec64_valid_settod, timespec64_check_timeout,
-		timespec64_timeout_to_ktime, timespec64_classify};
+		timespec64_classify};
 expression T, U;
 identifier fld = {tv_sec, tv_nsec};
 identifier g != ktime_set;
-expression E;
+expression E, K;
 position rp;
 @@
 
@@ -177,6 +200,8 @@ rd@rp(&T, U)
 ...
 (
 v(&T, ...)
+|
+timespec64_to_timeout(K, &T, ...)
 |
 T.fld < E
 |
@@ -200,7 +225,7 @@ rd@p@p1(&T, U)
 (
 timespec64_to_ktime@cv@c(T)
 |
-\(timespec64_to_jiffies@cv@c\|timespec64_to_ns@cv@c\)(&T)
+\(timespec64_to_jiffies@cv@c\|timespec64_to_ns@cv@c\|timespec64_sum_to_ktime@cv@c\)(&T)
 |
 ktime_set@cv@c(T.tv_sec, T.tv_nsec)
 )
@@ -246,19 +271,21 @@ parameter list[n] ps;
 type T;
 position c;
 identifier v = {timespec64_valid, timespec64_check_timeout,
-		timespec64_timeout_to_ktime, timespec64_classify};
+		timespec64_classify};
 identifier fld = {tv_sec, tv_nsec};
 identifier cv;
+expression K;
 @@
 
 f(ps, T *ts, ...)
 {
 ... when != v(ts, ...)
+    when != timespec64_to_timeout(K, ts, ...)
     when != ts->fld
 (
 timespec64_to_ktime@cv@c(*ts)
 |
-\(timespec64_to_jiffies@cv@c\|timespec64_to_ns@cv@c\)(ts)
+\(timespec64_to_jiffies@cv@c\|timespec64_to_ns@cv@c\|timespec64_sum_to_ktime@cv@c\)(ts)
 )
 ... when any
 }
@@ -320,7 +347,7 @@ members.add(fn_key(q) + (S, fld))
 
 @mconv depends on report || org || audit@
 identifier cv = {timespec64_to_ktime, timespec64_to_jiffies,
-		 timespec64_to_ns, ktime_set};
+		 timespec64_to_ns, ktime_set, timespec64_sum_to_ktime};
 position c;
 @@
 
@@ -334,7 +361,9 @@ converts.add(fn_key(c))
 
 @mcheck depends on report || org || audit@
 identifier v = {timespec64_valid, timespec64_check_timeout,
-		timespec64_timeout_to_ktime, timespec64_classify};
+		timespec64_classify, timespec64_to_timeout, get_timespec64_timeout,
+		get_old_timespec32_timeout, get_timespec64_checked,
+		get_old_timespec32_checked};
 position c;
 @@
 
@@ -401,7 +430,7 @@ f << legacy.f;
 @@
 
 emit(p, 'legacy', '%s(), on a timeout use %s' %
-     (f, f.replace('_valid', '_check_timeout') + '(..., absolute)'))
+     (f, f.replace('_valid', '_check_timeout') + '() or timespec64_to_timeout()'))
 
 @script:python depends on org@
 p << legacy.p;
@@ -409,7 +438,7 @@ f << legacy.f;
 @@
 
 emit_org(p, 'legacy', '%s(), on a timeout use %s' %
-	 (f, f.replace('_valid', '_check_timeout') + '(..., absolute)'))
+	 (f, f.replace('_valid', '_check_timeout') + '() or timespec64_to_timeout()'))
 
 @script:python depends on audit@
 p << setter.p;
@@ -417,6 +446,14 @@ f << setter.f;
 @@
 
 emit(p, 'setter', '%s()' % f)
+
+@script:python depends on audit@
+p << abimode.ap;
+f << abimode.f;
+m << abimode.m;
+@@
+
+emit(p, 'helper', '%s(..., %s)' % (f, m))
 
 @script:python depends on audit@
 p << helper.p;

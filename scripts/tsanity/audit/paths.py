@@ -43,22 +43,34 @@ TIMEOUT_SYSCALLS = frozenset('''
 # why it stays.  Such a row is consistent ("ABI: ...") only while its
 # open-coded checks are exactly these and nothing unchecked is found in
 # it; any other change to the function makes it inconsistent again.
+# The exceptions that the timeout family names as modes (io_uring's timeout
+# requests, TIMEOUT_MODE_CARRY; IORING_ENTER_EXT_ARG's sum,
+# TIMEOUT_MODE_SUM) are checked with the helpers, consistent as such, and
+# need no rule here.
 ABI_RULES = {
     ('fs/select.c', 'kern_select'): (
         frozenset({'open-coded tv_sec < 0'}),
         "select()'s timeval: a negative part is refused, a tv_usec of a "
         "second or more is folded into the seconds"),
-    ('io_uring/timeout.c', 'io_parse_user_time'): (
-        frozenset({'open-coded tv_nsec < 0', 'open-coded tv_sec < 0'}),
-        "io_uring's timeout requests: a negative field is refused, a tv_nsec "
-        "of a second or more is carried into the seconds (TigerBeetle, libxev)"),
 }
 
+# The calls that count as checks (the semantic patch's helper rule): the
+# timeout family of 7.3's series (include/linux/time64.h and
+# include/linux/timekeeping.h; 6.12's has the first three).
+# timespec64_class_to_errno() takes a class, not a timespec, and
+# timespec64_sum_to_ktime() converts without a check: neither is one.
+HELPERS = ('timespec64_check_timeout', 'itimerspec64_check_timeout',
+           'timespec64_classify', 'timespec64_to_timeout',
+           'get_timespec64_timeout', 'get_old_timespec32_timeout',
+           'get_timespec64_checked', 'get_old_timespec32_checked')
 
-# The tokens a file must contain to be given to spatch (both rule sets).
+
+# The tokens a file must contain to be given to spatch (both rule sets):
+# get_timespec64 and get_old_timespec32 take in the family's copy-ins.
 PREFILTER = (r'tv_sec|tv_nsec|timespec64_valid|itimerspec64_valid|'
              r'get_timespec64|get_old_timespec32|_check_timeout|'
-             r'timespec64_classify')
+             r'timespec64_classify|timespec64_to_timeout|'
+             r'timespec64_sum_to_ktime')
 FINDING = re.compile(r'^(?P<file>[^:\s]+):(?P<line>\d+):\d+-\d+: '
                      r'(?P<sev>WARNING|INFO): (?P<fn>[A-Za-z_]\w*)\(\): '
                      r'(?P<kind>open-coded|legacy|unchecked|helper|setter): '
@@ -88,9 +100,7 @@ def self_check(src, dirs, findings):
     finding: otherwise spatch did not parse that function."""
     seen = {(f['file'], int(f['line'])) for f in findings}
     pat = (r'\b(timespec64_valid|itimerspec64_valid|timespec64_valid_strict|'
-           r'timespec64_valid_settod|timespec64_check_timeout|'
-           r'itimerspec64_check_timeout|timespec64_timeout_to_ktime|'
-           r'timespec64_classify)[[:space:]]*\(')
+           r'timespec64_valid_settod|%s)[[:space:]]*\(' % '|'.join(HELPERS))
     missed = []
     for hit in git_grep(src, ['-n', '-P', pat], dirs):
         path, line, text = hit.split(':', 2)

@@ -70,10 +70,15 @@ def render(a, dirs, gdirs, timeout, other, bad):
         '### Timeout paths',
         '',
         'Reached from a timeout-taking syscall. Consistent = checked only '
-        'with `timespec64_check_timeout()`, `itimerspec64_check_timeout()`, '
-        '`timespec64_timeout_to_ktime()` or '
-        '`timespec64_classify()`. %d of %d rows are not consistent.' %
-        (len(bad), len(timeout)),
+        'with the timeout family (`timespec64_classify()`, '
+        '`timespec64_check_timeout()`, `itimerspec64_check_timeout()`, '
+        '`timespec64_to_timeout()`, the copy-ins `get_timespec64_timeout()`, '
+        '`get_old_timespec32_timeout()`, `get_timespec64_checked()`, '
+        '`get_old_timespec32_checked()`), '
+        'the exceptions kept as ABI by its named modes (`TIMEOUT_MODE_SUM`, '
+        '`TIMEOUT_MODE_CARRY`, shown with the call), or "ABI: ..." for a rule '
+        'of its own that the audit knows by name (`ABI_RULES`). '
+        '%d of %d rows are not consistent.' % (len(bad), len(timeout)),
         '',
     ] + path_table(timeout, True) + [
         '',
