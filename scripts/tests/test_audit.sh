@@ -292,28 +292,6 @@ stub 1 $'inconsistent a/x.c:f\nstale x\n' --strict
 check "audit.sh --strict: both kinds named" 1 \
 	'^error: audit: timeout paths not consistent with the contract, and other timeout forms not as'
 
-# Which semantic patch audit.sh takes, on the fixture tree with the stub:
-# the tree's where it has the audit's rules (6.12's series), else the
-# project's: where the tree has none (7.3's series) or one without them.
-tree_cocci=$tree/scripts/coccinelle/api/timespec64_timeout.cocci
-pick() {
-	run env TS_REPO="$tmp/repo" TS_SRC="$tree" STUB_RC=0 STUB_ANSWER="" \
-		TS_AUDIT_BASE_EXPECT="a/x.c:f" "$audit_sh" --strict
-}
-pick
-check "audit.sh takes the project's semantic patch where the tree has none" 0 \
-	"^==> semantic patch: $tmp/repo/scripts/audit\.cocci \(the project's: the tree has none\)"
-mkdir -p "$(dirname "$tree_cocci")"
-printf '@r@\n@@\n- fake_never_called_anywhere();\n' >"$tree_cocci"
-pick
-check "audit.sh takes the project's semantic patch where the tree's has no audit rules" 0 \
-	"^==> semantic patch: $tmp/repo/scripts/audit\.cocci \(the project's: the tree's has no audit rules\)"
-printf 'virtual audit\n' >>"$tree_cocci"
-pick
-check "audit.sh takes the tree's semantic patch where it has the audit rules" 0 \
-	"^==> semantic patch: $tree_cocci \(the audited tree's\)"
-rm -r "$tree/scripts"
-
 echo "1..$n"
 [ "$failed" -eq 0 ] || {
 	echo "# $failed of $n failed"
