@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # usage: scripts/kunit.sh {x86_64|i386|arm64|sanitizers}
-# Run the series' KUnit suite (the tree's kernel/time/tests/.kunitconfig)
+# Run the series' KUnit suite (7.3: the suite timespec64_timeout of
+# kernel/time/time_test.c, with kernel/time/.kunitconfig)
 # with the tree's kunit.py under QEMU (lib.sh: qemu_accel, the only
 # accelerator scripts/kunit-qemu/ lets kunit.py's QEMU use), keep kunit.py's
 # JSON in $TS_RESULTS/kunit-<variant>/results.json, and judge it with
@@ -20,8 +21,16 @@ set -euo pipefail
 usage="usage: scripts/kunit.sh {x86_64|i386|arm64|sanitizers}"
 [ $# -eq 1 ] || die "$usage"
 variant=$1
-suite=$TS_SRC/kernel/time/tests
+# 7.3's series adds its suite to kernel/time/time_test.c (suite
+# timespec64_timeout, run alone by its name); 6.12's has its own directory.
+if [ -f "$TS_SRC/kernel/time/tests/.kunitconfig" ]; then
+	suite=$TS_SRC/kernel/time/tests source=$suite/timespec64_kunit.c filter=()
+else
+	suite=$TS_SRC/kernel/time source=$suite/time_test.c filter=(timespec64_timeout)
+fi
 [ -f "$suite/.kunitconfig" ] || die "$suite/.kunitconfig not found (run make tree)"
+grep -q 'timespec64_timeout\|timespec64_gen_params' "$source" ||
+	die "$source has no timeout family suite (is patches/series applied? run make tree)"
 args=(--kunitconfig="$suite")
 case $variant in
 x86_64) args+=(--arch=x86_64) ;;
@@ -47,13 +56,13 @@ rc=0
 (cd "$TS_SRC" && PATH="$TS_REPO/scripts/kunit-qemu:$PATH" KUNIT_QEMU_ACCEL=$accel \
 	flock "$TS_BUILD_LOCK" python3 tools/testing/kunit/kunit.py run \
 	"${args[@]}" --build_dir="$build_dir" --jobs="$TS_JOBS" --timeout=600 \
-	--qemu_args="-accel $accel" --json="$json") \
+	--qemu_args="-accel $accel" --json="$json" ${filter[@]+"${filter[@]}"}) \
 	>"$klog" 2>&1 || rc=$?
 # kunit.py's own summary: the closing lines of its parsed output.
 sed -n '/=* \[\(PASSED\|FAILED\|CRASHED\|SKIPPED\)\]/,$p' "$klog" | tail -n 8
 [ -f "$json" ] ||
 	{ tail -n 30 "$klog" >&2; die "kunit.py run ($variant) wrote no JSON (exit $rc): see $klog"; }
-python3 "$TS_REPO/scripts/kunit_rows.py" "$json" "$suite/timespec64_kunit.c" "$variant" ||
+python3 "$TS_REPO/scripts/kunit_rows.py" "$json" "$source" "$variant" ||
 	die "KUnit ($variant): the run does not pass every row of the suite: see $klog"
 [ "$rc" -eq 0 ] || die "kunit.py run ($variant) exited $rc: see $klog"
 echo "kunit ($variant): JSON in $json"
