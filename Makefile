@@ -131,7 +131,7 @@ CHECK_SUITES := $(if $(filter $(SUITES_KERNEL),$(shell $(TS) env | sed -n 's/^TS
 
 check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 fixes $(CHECK_SUITES) ## the review checks that fit CI's time (on 7.3, the subsystems' suites too)
 
-check-full: check kunit-arm64 random kunit-sanitizers check-sanitized ## make check, KUnit on arm64, a fresh seed, KUnit and the integration boot under sanitizers, every prefix in every configuration, every prefix of each stable series (audit and bench apart)
+check-full: check stable kunit-arm64 random kunit-sanitizers check-sanitized ## make check, the stable kernels, KUnit on arm64, a fresh seed, KUnit and the integration boot under sanitizers, every prefix in every configuration, every prefix of each stable series (audit and bench apart)
 	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
 	@for v in $$($(TS) stable); do \
 		TS_KERNEL=$$v $(S)/tree.sh base >/dev/null && \
