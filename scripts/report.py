@@ -175,13 +175,15 @@ def judge_kernel(k, rules, old, problems, predates=(), stable=False):
             # where every input it answered wrongly is one the rules allow
             # it (by design, or a change this kernel predates), and all
             # were tried; in another test (timeout_abi's pinned answers)
-            # only on a stable kernel, the reason given.
+            # only on a stable kernel or on the old kernel (the base, which
+            # predates a fix: the new kernel must then pass it), the reason
+            # given.
             if contract:
                 allowed = (failing[name] and all(ok for _, ok in failing[name])
                            and all(tc.only_xfailed_inputs(l) for l in log)
                            and len(done) == 1 and int(done[0]["k"]) == len(failing[name]))
             else:
-                allowed = stable and tc.xfail_reason(log) is not None
+                allowed = (stable or old) and tc.xfail_reason(log) is not None
             if allowed:
                 k["xfail"][tc.xfail_reason(log)] += 1
         elif leaf:

@@ -55,6 +55,11 @@ class Consistency(unittest.TestCase):
                                     ['open-coded tv_sec < 0', 'poll_select_set_timeout()']))
         self.assertTrue(got.startswith('ABI: '), got)
         self.assertIn('folded', got)
+        # The compat twin follows the same rule.
+        got = paths.consistency(row('fs/select.c', 'do_compat_select',
+                                    ['open-coded', 'helper'],
+                                    ['open-coded tv_sec < 0', 'poll_select_set_timeout()']))
+        self.assertTrue(got.startswith('ABI: '), got)
 
     def test_an_abi_rule_that_changed_is_inconsistent(self):
         for kinds, checks, what in (
@@ -131,7 +136,7 @@ static int sum_mode(ktime_t *kt, struct __kernel_timespec __user *uts)
 static int rel_or_abs(ktime_t *kt, struct __kernel_timespec __user *uts, int flags)
 {
 	return get_timespec64_timeout(kt, uts, flags & TIMER_ABSTIME ?
-				      TIMEOUT_MODE_ABS : TIMEOUT_MODE_REL);
+				      TIMEOUT_MODE_KTIME : TIMEOUT_MODE_DEADLINE);
 }
 
 static int old32(ktime_t *kt, struct timespec64 *ts,
@@ -139,7 +144,7 @@ static int old32(ktime_t *kt, struct timespec64 *ts,
 {
 	int ret = get_old_timespec32_checked(ts, uts);
 
-	return ret ?: get_old_timespec32_timeout(kt, uts, TIMEOUT_MODE_REL);
+	return ret ?: get_old_timespec32_timeout(kt, uts, TIMEOUT_MODE_KTIME);
 }
 
 static int checked(struct timespec64 *ts, struct __kernel_timespec __user *uts,
@@ -147,7 +152,7 @@ static int checked(struct timespec64 *ts, struct __kernel_timespec __user *uts,
 {
 	return get_timespec64_checked(ts, uts) ?: itimerspec64_check_timeout(its) ?:
 	       timespec64_check_timeout(ts) ?:
-	       timespec64_class_to_errno(timespec64_classify(ts, TIMEOUT_MODE_ABS));
+	       timespec64_class_to_errno(timespec64_classify(ts, TIMEOUT_ABSOLUTE));
 }
 
 static int valid_beside_a_helper(struct timespec64 *ts,

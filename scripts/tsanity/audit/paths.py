@@ -52,6 +52,10 @@ ABI_RULES = {
         frozenset({'open-coded tv_sec < 0'}),
         "select()'s timeval: a negative part is refused, a tv_usec of a "
         "second or more is folded into the seconds"),
+    # The compat twin, since the fix that gave it kern_select()'s check.
+    ('fs/select.c', 'do_compat_select'): (
+        frozenset({'open-coded tv_sec < 0'}),
+        "select()'s compat timeval: as kern_select()'s"),
 }
 
 # The calls that count as checks (the semantic patch's helper rule): the
