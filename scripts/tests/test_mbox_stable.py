@@ -137,7 +137,7 @@ class StableSeries(unittest.TestCase):
             # a fix that stable does not get.
             self.assertEqual(differences, [])
             self.assertEqual(sorted({r.patch for r in predates}),
-                             ["0003", "0006", "0007", "0008", "0009"])
+                             ["0003", "0006", "0007", "0008", "0009", "0010"])
 
     def test_a_rule_of_no_fix_is_named(self):
         rules = self.rules()
