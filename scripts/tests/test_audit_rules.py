@@ -86,6 +86,25 @@ class Consistency(unittest.TestCase):
             row('ipc/mqueue.c', 'sys_mq_timedsend', ['legacy', 'helper'],
                 ['get_timespec64_checked()', 'timespec64_valid()'])), 'no')
 
+    def test_a_kept_timespec64_valid_row_with_exactly_its_check(self):
+        # The paths 7.3's series leaves on timespec64_valid() (KEPT_VALID):
+        # consistent with exactly their check, and not otherwise.
+        got = paths.consistency(row('kernel/time/posix-timers.c', 'do_timer_settime',
+                                    ['legacy'], ['timespec64_valid()']))
+        self.assertTrue(got.startswith('kept: '), got)
+        got = paths.consistency(row('fs/timerfd.c', 'do_timerfd_settime',
+                                    ['legacy'], ['itimerspec64_valid()']))
+        self.assertTrue(got.startswith('kept: '), got)
+        for kinds, checks, what in (
+                (['legacy'], ['timespec64_valid_strict()'], 'another legacy check'),
+                (['legacy', 'unchecked'], ['timespec64_valid()',
+                                           'none (get_timespec64() copy, stored)'],
+                 'an unchecked copy beside it'),
+                (['legacy', 'open-coded'], ['timespec64_valid()', 'open-coded tv_sec < 0'],
+                 'an open-coded check beside it')):
+            self.assertEqual(paths.consistency(row('fs/select.c', 'poll_select_set_timeout',
+                                                   kinds, checks)), 'no', what)
+
     def test_the_same_checks_elsewhere_are_inconsistent(self):
         self.assertEqual(paths.consistency(
             row('io_uring/cancel.c', 'io_sync_cancel', ['open-coded'],

@@ -58,6 +58,26 @@ ABI_RULES = {
         "select()'s compat timeval: as kern_select()'s"),
 }
 
+# Timeout-path rows that 7.3's series leaves on timespec64_valid() or
+# itimerspec64_valid(), by (file, function), with exactly those checks
+# and why (docs/design.md, "Not converted, and why"): they hand a
+# timespec64 on rather than copy it with the family's copies or convert
+# it, and timespec64_check_timeout() answers as timespec64_valid() does
+# (the KUnit suite holds the two equal), so a conversion would swap one
+# call for another.  Such a row is consistent ("kept: ...") only while
+# its checks are exactly these and nothing unchecked is found in it.
+KEPT_VALID = {
+    ('fs/select.c', 'poll_select_set_timeout'): (
+        frozenset({'timespec64_valid()'}),
+        "the poll family's end time, kept as a timespec64"),
+    ('fs/timerfd.c', 'do_timerfd_settime'): (
+        frozenset({'itimerspec64_valid()'}),
+        "a timer setting, handed on as an itimerspec64"),
+    ('kernel/time/posix-timers.c', 'do_timer_settime'): (
+        frozenset({'timespec64_valid()'}),
+        "a timer setting, handed on as an itimerspec64"),
+}
+
 # The calls that count as checks (the semantic patch's helper rule): the
 # timeout family of 7.3's series (include/linux/time64.h and
 # include/linux/timekeeping.h; 6.12's has the first three).
@@ -160,14 +180,18 @@ def syscall_name(sym):
 
 def consistency(r):
     """'yes' for a row that checks only with the helpers, 'ABI: why' for a
-    row of ABI_RULES whose open-coded checks are exactly the rule's, else
-    'no'."""
+    row of ABI_RULES whose open-coded checks are exactly the rule's,
+    'kept: why' for a row of KEPT_VALID whose only checks are exactly its
+    legacy ones, else 'no'."""
     if r['kinds'] <= {'helper'}:
         return 'yes'
     rule = ABI_RULES.get((r['file'], r['fn']))
     opened = {c for c in r['checks'] if c.startswith('open-coded ')}
     if rule and r['kinds'] <= {'helper', 'open-coded'} and opened == rule[0]:
         return 'ABI: ' + rule[1]
+    kept = KEPT_VALID.get((r['file'], r['fn']))
+    if kept and r['kinds'] == {'legacy'} and set(r['checks']) == kept[0]:
+        return 'kept: ' + kept[1]
     return 'no'
 
 

@@ -77,7 +77,9 @@ def render(a, dirs, gdirs, timeout, other, bad):
         '`get_old_timespec32_checked()`), '
         'the exceptions kept as ABI by its named modes (`TIMEOUT_MODE_SUM`, '
         '`TIMEOUT_MODE_CARRY`, shown with the call), or "ABI: ..." for a rule '
-        'of its own that the audit knows by name (`ABI_RULES`). '
+        'of its own that the audit knows by name (`ABI_RULES`), or "kept: ..." '
+        'for a path the series leaves on `timespec64_valid()`, which answers '
+        'as the family\'s check does (`KEPT_VALID`). '
         '%d of %d rows are not consistent.' % (len(bad), len(timeout)),
         '',
     ] + path_table(timeout, True) + [
