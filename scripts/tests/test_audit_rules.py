@@ -30,6 +30,9 @@ def row(file, fn, kinds, checks):
     return {'file': file, 'fn': fn, 'kinds': set(kinds), 'checks': list(checks)}
 
 
+# A copy kept unchecked, as check_text() names it.
+STORED = 'none (get_timespec64() copy, stored)'
+
 class Consistency(unittest.TestCase):
     def test_helpers_only(self):
         self.assertEqual(paths.consistency(
@@ -62,16 +65,17 @@ class Consistency(unittest.TestCase):
         self.assertTrue(got.startswith('ABI: '), got)
 
     def test_an_abi_rule_that_changed_is_inconsistent(self):
-        for kinds, checks, what in (
-                (['open-coded'], ['open-coded tv_sec < 0', 'open-coded tv_nsec < 0'],
-                 'a check added'),
-                (['open-coded', 'unchecked'], ['open-coded tv_sec < 0',
-                                               'none (get_timespec64() copy, stored)'],
-                 'an unchecked copy beside it'),
-                (['open-coded', 'legacy'], ['open-coded tv_sec < 0', 'timespec64_valid()'],
-                 'timespec64_valid() beside it')):
-            self.assertEqual(paths.consistency(row('fs/select.c', 'kern_select',
-                                                   kinds, checks)), 'no', what)
+        self.all_inconsistent('fs/select.c', 'kern_select', (
+            (['open-coded'], ['open-coded tv_sec < 0', 'open-coded tv_nsec < 0'],
+             'a check added'),
+            (['open-coded', 'unchecked'], ['open-coded tv_sec < 0', STORED],
+             'an unchecked copy beside it'),
+            (['open-coded', 'legacy'], ['open-coded tv_sec < 0', 'timespec64_valid()'],
+             'timespec64_valid() beside it')))
+
+    def all_inconsistent(self, file, fn, cases):
+        for kinds, checks, what in cases:
+            self.assertEqual(paths.consistency(row(file, fn, kinds, checks)), 'no', what)
 
     def test_io_parse_user_time_open_coded_again_is_inconsistent(self):
         # Its ABI rule went when the series gave it TIMEOUT_MODE_CARRY:
@@ -95,15 +99,12 @@ class Consistency(unittest.TestCase):
         got = paths.consistency(row('fs/timerfd.c', 'do_timerfd_settime',
                                     ['legacy'], ['itimerspec64_valid()']))
         self.assertTrue(got.startswith('kept: '), got)
-        for kinds, checks, what in (
-                (['legacy'], ['timespec64_valid_strict()'], 'another legacy check'),
-                (['legacy', 'unchecked'], ['timespec64_valid()',
-                                           'none (get_timespec64() copy, stored)'],
-                 'an unchecked copy beside it'),
-                (['legacy', 'open-coded'], ['timespec64_valid()', 'open-coded tv_sec < 0'],
-                 'an open-coded check beside it')):
-            self.assertEqual(paths.consistency(row('fs/select.c', 'poll_select_set_timeout',
-                                                   kinds, checks)), 'no', what)
+        self.all_inconsistent('fs/select.c', 'poll_select_set_timeout', (
+            (['legacy'], ['timespec64_valid_strict()'], 'another legacy check'),
+            (['legacy', 'unchecked'], ['timespec64_valid()', STORED],
+             'an unchecked copy beside it'),
+            (['legacy', 'open-coded'], ['timespec64_valid()', 'open-coded tv_sec < 0'],
+             'an open-coded check beside it')))
 
     def test_the_same_checks_elsewhere_are_inconsistent(self):
         self.assertEqual(paths.consistency(

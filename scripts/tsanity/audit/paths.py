@@ -185,13 +185,13 @@ def consistency(r):
     legacy ones, else 'no'."""
     if r['kinds'] <= {'helper'}:
         return 'yes'
-    rule = ABI_RULES.get((r['file'], r['fn']))
     opened = {c for c in r['checks'] if c.startswith('open-coded ')}
-    if rule and r['kinds'] <= {'helper', 'open-coded'} and opened == rule[0]:
-        return 'ABI: ' + rule[1]
-    kept = KEPT_VALID.get((r['file'], r['fn']))
-    if kept and r['kinds'] == {'legacy'} and set(r['checks']) == kept[0]:
-        return 'kept: ' + kept[1]
+    for label, table, kinds, checks in (
+            ('ABI: ', ABI_RULES, {'helper', 'open-coded'}, opened),
+            ('kept: ', KEPT_VALID, {'legacy'}, set(r['checks']))):
+        rule = table.get((r['file'], r['fn']))
+        if rule and r['kinds'] <= kinds and checks == rule[0]:
+            return label + rule[1]
     return 'no'
 
 
