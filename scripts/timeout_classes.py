@@ -1,7 +1,7 @@
 """What tools/testing/selftests/timers/timeout_classes prints.
 
 The one place of the host scripts that knows the output of that selftest
-(patch 0023 of patches/series): intended.py and report.py read its lines
+(patch 0022 of patches/series): intended.py and report.py read its lines
 through this module only.  Imported, not run on its own.
 
 timeout_classes is a kselftest_harness test, one test per fixture variant

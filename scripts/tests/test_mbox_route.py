@@ -161,5 +161,77 @@ class Rewrite(unittest.TestCase):
         self.assertNotIn(people.PROJECT_EMAIL, body)
 
 
+class FoldUpstream(unittest.TestCase):
+    """patches.fold_upstream(): a patch that stands for a mainline commit
+    leaves the mails, and goes below them."""
+
+    def git(self, *args, env=None):
+        return subprocess.run(["git", "-C", self.dir] + list(args), check=True, text=True,
+                              capture_output=True, env=env).stdout.strip()
+
+    def commit(self, path, text, msg):
+        with open(os.path.join(self.dir, path), "w") as fh:
+            fh.write(text)
+        self.git("add", path)
+        self.git("-c", "user.name=T", "-c", "user.email=t@example.org", "commit", "-q", "-m", msg)
+        return self.git("rev-parse", "HEAD")
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="test_mbox_fold.")
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.git("init", "-q")
+        self.base = self.commit("a", "a0\n", "base")
+        self.c = [self.commit("a", "a1\n", "one"), self.commit("b", "b1\n", "stand-in"),
+                  self.commit("c", "c1\n", "three")]
+        self.names = ["0001-one.patch", "0002-stand-in.patch", "0003-three.patch"]
+        self.tmp = tempfile.mkdtemp(prefix="test_mbox_fold_tmp.")
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def show(self, tree, path):
+        return self.git("show", f"{tree}:{path}")
+
+    def test_the_stand_in_goes_below_every_mail(self):
+        up = {"0002-stand-in.patch": ("mainline: the fix", "why")}
+        base, kept, names, trees = patches.fold_upstream(self.dir, self.base, self.c, self.names,
+                                                          up, self.tmp)
+        self.assertEqual(names, ["0001-one.patch", "0003-three.patch"])
+        self.assertEqual(kept, [self.c[0], self.c[2]])
+        self.assertEqual(self.show(base, "b"), "b1")
+        self.assertEqual(self.show(base, "a"), "a0")
+        self.assertEqual(self.git("rev-parse", f"{base}^"), self.base)
+        self.assertEqual(self.show(trees[0], "b"), "b1")
+        self.assertEqual(self.show(trees[0], "a"), "a1")
+        self.assertIsNone(trees[1])
+        new = patches.rewrite_series(self.dir, base, kept, ("S", "s@example.org"), {},
+                                     dict(zip(kept, trees)))
+        self.assertEqual(self.git("rev-parse", f"{new[-1]}^{{tree}}"),
+                         self.git("rev-parse", f"{self.c[-1]}^{{tree}}"))
+        self.assertEqual(self.git("diff", "--name-only", f"{new[0]}^", new[0]), "a")
+
+    def test_no_stand_in_changes_nothing(self):
+        self.assertEqual(patches.fold_upstream(self.dir, self.base, self.c, self.names, {},
+                                               self.tmp),
+                         (self.base, self.c, self.names, [None] * 3))
+
+
+class NoStandIn(unittest.TestCase):
+    def mbox(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix=".mbox", delete=False) as fh:
+            fh.write(text)
+        self.addCleanup(os.unlink, fh.name)
+        return fh.name
+
+    def test_a_stand_in_is_named(self):
+        from tsanity.mbox import checks
+        ok = self.mbox("From: CI Stand-in <ci-stand-in@example.com>\nSubject: x\n\nA fix.\n")
+        checks.check_no_stand_in([ok])
+        for text in ("Not for merging: mainline fixed it.\n",
+                     "This patch stands in for it.\n", "a stand-in, so that\n"):
+            bad = self.mbox("Subject: x\n\n" + text)
+            with self.assertRaises(SystemExit, msg=text):
+                with contextlib.redirect_stderr(io.StringIO()):
+                    checks.check_no_stand_in([ok, bad])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -31,7 +31,7 @@ def xfail_leaf(entry, mode, answers, reason="x: refuses no invalid timeout: the 
 class StableReport(Boots):
     # --stable: a stable kernel's base against base + backports, by
     # mainline's rules (patches/intended-differences split by
-    # tsanity.stable): aio's fix (0007) is not backported, so both kernels
+    # tsanity.stable): aio's fix (0006) is not backported, so both kernels
     # keep its old answer, which is no failure there.
     AIO_OLD = {"x86_64 io_getevents rel sec=-1 nsec=0": "proceeds",
                "x86_64 io_getevents rel sec=0 nsec=NSEC_PER_SEC": "proceeds"}
@@ -48,7 +48,7 @@ class StableReport(Boots):
         rc, out, err = self.run_report("--stable", self.dir, "base", "stable")
         self.assertEqual(rc, 0, err)
         self.assertIn("predates: base 2, stable 2 cases", out)
-        self.assertIn("0007", out)
+        self.assertIn("0006", out)
         j = self.report_json("base", "stable")
         self.assertEqual((j["differences"], j["kernels"]["stable"]["predates"]), (0, 2))
         with open(report_file(self.dir, "base", "stable", "md")) as f:
@@ -133,7 +133,7 @@ class StableReport(Boots):
         self.assertIn("patched: test XFAIL: timeout_abi/global.select_folds", err)
         self.assertNotIn("base: test XFAIL", err)
         # On the base alone, with the target kernel passing the test: the
-        # base predates the fix (compat select(), 0008).
+        # base predates the fix (compat select(), 0007).
         passed = self.other_xfail()
         passed["tests"][-1]["tests"][0]["status"] = "PASS"
         self.write("patched", passed)

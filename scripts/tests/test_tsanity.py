@@ -148,6 +148,16 @@ class Series(unittest.TestCase):
             with self.assertRaisesRegex(series.SeriesError, msg, msg=text):
                 series.routes(self.write(text))
 
+    def test_upstream(self):
+        path = self.write("# part: fixes\na.patch\n# upstream: io_uring/cancel: recognize "
+                          "\"no timeout\" on 32-bit; mainline's fix after rc7\nb.patch\nc.patch\n")
+        self.assertEqual(series.upstream(path),
+                         {"b.patch": ('io_uring/cancel: recognize "no timeout" on 32-bit',
+                                      "mainline's fix after rc7")})
+        self.assertEqual(series.routes(path), {})
+        with self.assertRaisesRegex(series.SeriesError, ":1: an upstream line needs"):
+            series.upstream(self.write("# upstream: only a subject\na.patch\n"))
+
     def write(self, text):
         with tempfile.NamedTemporaryFile("w", suffix="series", delete=False) as fh:
             fh.write(text)

@@ -47,6 +47,35 @@ def subject_prefix(path, default="PATCH"):
 
 
 ROUTE = "# route: "
+UPSTREAM = "# upstream: "
+
+
+def _tagged(path, tag, noun, nfields, what):
+    """{patch: fields} of PATH's TAG lines, each naming the patch listed
+    next: NFIELDS non-empty fields separated by ";" (the last takes the
+    rest of the line)."""
+    try:
+        with open(path) as fh:
+            lines = fh.read().split("\n")
+    except OSError as e:
+        raise SeriesError(f"{path}: {e.strerror}") from e
+    out, pending = {}, None
+    for n, line in enumerate(lines, 1):
+        if line.startswith(tag):
+            if pending:
+                raise SeriesError(f"{path}:{pending[0]}: {noun} line with no patch after it")
+            fields = [f.strip() for f in line[len(tag):].split(";", nfields - 1)]
+            if len(fields) != nfields or not all(fields):
+                raise SeriesError(f"{path}:{n}: {noun} line needs {what}, got '{line}'")
+            pending = (n, tuple(fields))
+            continue
+        name = line.split("#", 1)[0].strip()
+        if name and pending:
+            out[name] = pending[1]
+            pending = None
+    if pending:
+        raise SeriesError(f"{path}:{pending[0]}: {noun} line with no patch after it")
+    return out
 
 
 def routes(path):
@@ -57,26 +86,13 @@ def routes(path):
     get_maintainer.pl names is not the patch's (a fix that must wait for
     net-next, a driver whose entry names no tree).  REASON is why, and
     must be given."""
-    try:
-        with open(path) as fh:
-            lines = fh.read().split("\n")
-    except OSError as e:
-        raise SeriesError(f"{path}: {e.strerror}") from e
-    out, pending = {}, None
-    for n, line in enumerate(lines, 1):
-        if line.startswith(ROUTE):
-            if pending:
-                raise SeriesError(f"{path}:{pending[0]}: a route line with no patch after it")
-            fields = [f.strip() for f in line[len(ROUTE):].split(";", 3)]
-            if len(fields) != 4 or not all(fields):
-                raise SeriesError(f"{path}:{n}: a route line needs ENTRY; TREE; PREFIX; "
-                                  f"REASON, got '{line}'")
-            pending = (n, tuple(fields))
-            continue
-        name = line.split("#", 1)[0].strip()
-        if name and pending:
-            out[name] = pending[1]
-            pending = None
-    if pending:
-        raise SeriesError(f"{path}:{pending[0]}: a route line with no patch after it")
-    return out
+    return _tagged(path, ROUTE, "a route", 4, "ENTRY; TREE; PREFIX; REASON")
+
+
+def upstream(path):
+    """The patches of PATH that stand for a commit already in mainline,
+    {patch: (subject, reason)}: an "# upstream: SUBJECT; REASON" line
+    before the patch.  The tooling applies such a patch where the series
+    lists it, so that the rest applies to the base release; make mbox
+    never mails it, and the mails apply onto the base with it."""
+    return _tagged(path, UPSTREAM, "an upstream", 2, "SUBJECT; REASON")

@@ -10,7 +10,11 @@ whose last column is the number of the patch that makes the change):
   - a rule of a backported patch is a difference between the stable
     kernel's base and base + backports, as on mainline;
   - a rule of a fix that is not backported (noautosel) is a change the
-    stable kernel predates: both kernels keep the old answer there.
+    stable kernel predates: both kernels keep the old answer there;
+  - so is a rule of a fix that is backported only in part, a backport
+    whose note says so on a line of its own that starts "[ Only " (the
+    sync cancel fix: mainline checks and saturates, stable gets only the
+    saturation).
 Nothing is typed again per kernel.
 """
 import os
@@ -76,6 +80,17 @@ def backported(version, repo=REPO):
     return out
 
 
+def partial(version, repo=REPO):
+    """The backports of VERSION that take only part of their mainline fix:
+    a line of the backport starts "[ Only "."""
+    out = set()
+    for name in patch_names(version, repo):
+        with open(os.path.join(stable_dir(version, repo), name)) as f:
+            if re.search(r"^\[ Only ", f.read(), re.M):
+                out.add(name)
+    return out
+
+
 def number(patch):
     """The number of a series patch name: 0003-... -> 0003."""
     m = re.match(r"(\d{4})-", patch)
@@ -87,11 +102,12 @@ def number(patch):
 def split_rules(rules, version, repo=REPO):
     """The mainline RULES (intended.load() of patches/intended-differences)
     for the stable kernel VERSION: (differences, predates), the rules of
-    the backported fixes and the rules of the others.  StableError names a
+    the fixes backported whole and the rules of the others.  StableError names a
     rule whose patch column is no fix of the mainline series."""
     fixes = {number(p) for p in ts_series.patches(os.path.join(repo, MAINLINE_DIR, "series"),
                                                    "fixes")}
-    ported = {number(p) for p in backported(version, repo).values()}
+    parts = partial(version, repo)
+    ported = {number(m) for b, m in backported(version, repo).items() if b not in parts}
     differences, predates = [], []
     for r in rules:
         if r.patch not in fixes:

@@ -11,7 +11,7 @@ from . import checks, cover, man
 from .figures import load_waivers, waiver_text
 from .files import Mbox
 from .msgid import message_id, set_ids
-from .patches import format_group, rewrite_series
+from .patches import fold_upstream, format_group, rewrite_series
 from .people import (add_headers, body_people, cc_trailers, dedup, fmt_addr,
                      get_maintainer, maintainers_entry, route_tree, slug, tree_of)
 from .tools import die, run
@@ -44,12 +44,18 @@ def build(s):
     checked, and a failed check dies.  The mboxes, in order
     ([files.Mbox])."""
     base = run(["git", "rev-parse", s.base_tag], cwd=s.src).stdout.strip()
-    new = rewrite_series(s.src, base, s.commits, s.who, {})
+    upstream = ts_series.upstream(os.path.join(s.series_dir, "series"))
+    base, commits, names, trees = fold_upstream(s.src, base, s.commits, s.patches, upstream,
+                                                s.tmp)
+    s = dataclasses.replace(s, commits=commits, patches=names,
+                            fixes=[p for p in s.fixes if p not in upstream])
+    new = rewrite_series(s.src, base, s.commits, s.who, {}, dict(zip(commits, trees)))
     _, api_lists = maintainers_entry(s.src, "ABI/API")
     groups = tree_groups(s, base, new)
     kernel = [Mbox(s.out, n + 1, f"{g[0]}-{slug(g[1])}") for n, g in enumerate(groups)]
     mans = [Mbox(s.out, len(groups) + n + 1, proj) for n, proj in enumerate(man.MAN_PROJECTS)]
-    values = cover.placeholders(s.base_text, s.version, s.figs, [m.file for m in kernel + mans])
+    values = cover.placeholders(s.base_text, s.version, s.figs, [m.file for m in kernel + mans],
+                                [subject for subject, _ in upstream.values()])
 
     rows, recipients, kernel_mboxes, man_mboxes = [], [], [], []
     waivers = load_waivers(s.series_dir)
@@ -66,7 +72,8 @@ def build(s):
         rows.append(row)
         recipients += rcpt
 
-    mails = check(s, kernel_mboxes, man_mboxes, kernel + mans, new[-1])
+    below = [os.path.join(s.series_dir, p) for p in upstream]
+    mails = check(s, below, kernel_mboxes, man_mboxes, kernel + mans, new[-1])
     write_summary(s, rows, recipients, len(kernel_mboxes), mails)
     return kernel + mans
 
@@ -174,14 +181,16 @@ def addressed(s, name, part, pnames, patches, api_lists, takers):
     return texts, recipients
 
 
-def check(s, kernel_mboxes, man_mboxes, mboxes, last):
+def check(s, below, kernel_mboxes, man_mboxes, mboxes, last):
     """Every check of the mboxes (tsanity.mbox.checks, and the man pages'),
-    in order; MBOXES: all of them, in order (files.Mbox).  The number of
-    mails git send-email accepted."""
-    checks.check_am(s.src, s.layout, s.base_tag, kernel_mboxes, last, s.tmp)
+    in order; BELOW: the series' patches that stand for mainline commits,
+    applied before the mboxes; MBOXES: all of them, in order (files.Mbox).
+    The number of mails git send-email accepted."""
+    checks.check_am(s.src, s.layout, s.base_tag, below, kernel_mboxes, last, s.tmp)
     for path, proj, pages in man_mboxes:
         man.check_man(path, s.layout, proj, pages, s.tmp)
     checks.check_checkpatch(kernel_mboxes, s.series_dir, s.tmp)
+    checks.check_no_stand_in([m.path for m in mboxes])
     mails = 0
     for mbox in mboxes:
         mails += checks.check_send_email(mbox, s.sender)

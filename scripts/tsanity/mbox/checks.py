@@ -32,18 +32,21 @@ def apply_series(mboxes, tree, base, tmp):
          d, tree, base], cwd=REPO)
 
 
-def check_am(src, layout, base_tag, mboxes, last, tmp):
-    """git am of the kernel MBOXES in order onto BASE_TAG in the layout's
-    mbox worktree: dies unless it ends at the tree of LAST in SRC."""
+def check_am(src, layout, base_tag, below, mboxes, last, tmp):
+    """git am of the patches BELOW (those that stand for mainline commits,
+    never mailed), then of the kernel MBOXES in order, onto BASE_TAG in
+    the layout's mbox worktree: dies unless it ends at the tree of LAST in
+    SRC."""
     wt = layout.worktree("mbox")
     run(["bash", "-c", '. scripts/lib.sh && { [ -e "$1/.git" ] || worktree "$1" "$TS_BASE_TAG"; }',
          "check_am", wt], cwd=REPO)
-    apply_series([path for path, _ in mboxes], wt, base_tag, tmp)
+    apply_series(list(below) + [path for path, _ in mboxes], wt, base_tag, tmp)
     want = run(["git", "rev-parse", f"{last}^{{tree}}"], cwd=src).stdout.strip()
     got = run(["git", "rev-parse", "HEAD^{tree}"], cwd=wt).stdout.strip()
     if want != got:
         die(f"the mboxes applied in order do not give the tree of the series ({got} != {want})")
-    log(f"git am: {len(mboxes)} kernel mboxes apply in order onto {base_tag}")
+    log(f"git am: {len(mboxes)} kernel mboxes apply in order onto {base_tag}"
+        + (f" with {', '.join(os.path.basename(b) for b in below)} below them" if below else ""))
 
 
 def check_checkpatch(mboxes, series_dir, tmp):
@@ -70,6 +73,23 @@ def check_checkpatch(mboxes, series_dir, tmp):
         die(f"checkpatch.pl --strict on the mboxes' patches:\n{p.stdout}{p.stderr}")
     log(f"checkpatch --strict: {len(names_all)} kernel patches as mailed clean "
         f"(waivers: {os.path.relpath(series_dir, REPO)}/checkpatch.waivers)")
+
+
+# What a mail of the submission must never say: a patch that only stands
+# for a mainline commit is applied below the mails, never sent in them.
+STAND_IN = re.compile(r"not for merging|\bstand(?:s|ing)?[- ]in\b", re.I)
+
+
+def check_no_stand_in(mboxes):
+    """Dies naming the mbox and line of a mail that says it is not for
+    merging or a stand-in (addresses aside: CI's author is one)."""
+    for path in mboxes:
+        with open(path) as fh:
+            for n, line in enumerate(fh, 1):
+                if "@" not in line and STAND_IN.search(line):
+                    die(f"{path}:{n}: a mail says it is a stand-in or not for merging: "
+                        f"{line.strip()}")
+    log(f"no stand-in: {len(mboxes)} mboxes carry no patch that is not for merging")
 
 
 # git send-email as the checks run it and as the summary says to send.

@@ -7,16 +7,20 @@ from .figures import testing_text
 from .tools import die
 
 
-def placeholders(base_text, version, figs, mboxes):
+def placeholders(base_text, version, figs, mboxes, below=()):
     """The placeholders of every template and their values: the base, the
-    order of the MBOXES (their file names) and their dependencies, and the
-    testing figures FIGS."""
+    order of the MBOXES (their file names) and their dependencies (BELOW:
+    the subjects of the mainline commits the patches need that the base
+    predates), and the testing figures FIGS."""
     order = "\n".join(f"  {n}" for n in mboxes)
     deps = ("The submission is {n} mboxes, meant to be applied in this order:\n{order}\n\n"
             f"Each fixes mbox applies to {version} on its own and needs nothing from the "
             "others. The refactor applies on top of all the fixes, because it converts "
             "the sites they fix. The man-page patches document the user-visible changes "
             "of the fixes and should wait for them.").format(n=len(mboxes), order=order)
+    if below:
+        deps += ("\n\nThe base predates these mainline commits, which the patches need "
+                 "below them; apply them first:\n" + "\n".join(f"  {b}" for b in below))
     return {"@BASE@": base_text, "@DEPS@": deps, "@TESTING@": testing_text(figs, version),
             "@MBOXES@": order}
 

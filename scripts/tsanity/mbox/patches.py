@@ -35,12 +35,61 @@ def applied_series(src, base_tag, series_dir):
     return fixes, allp, commits
 
 
-def rewrite_series(src, base, commits, who, date_env):
+def _tree_with(src, tree, diffs, tmp):
+    """TREE with the DIFFS (git diff-tree -p output) applied in order, by
+    git apply --cached on a scratch index; dies naming the diff that does
+    not apply."""
+    fd, index = tempfile.mkstemp(dir=tmp, prefix="index.")
+    os.close(fd)
+    os.unlink(index)
+    env = dict(os.environ, GIT_INDEX_FILE=index)
+    run(["git", "read-tree", tree], cwd=src, env=env)
+    for name, diff in diffs:
+        p = run(["git", "apply", "--cached"], cwd=src, env=env, input=diff, check=False)
+        if p.returncode != 0:
+            die(f"{name} does not apply where the mails need it: {p.stderr.strip()}")
+    out = run(["git", "write-tree"], cwd=src, env=env).stdout.strip()
+    os.unlink(index)
+    return out
+
+
+def fold_upstream(src, base, commits, names, upstream, tmp):
+    """The series as the mails carry it, without the patches that stand for
+    a mainline commit (UPSTREAM, tsanity.series.upstream()): (the mails'
+    base, a commit of BASE with those patches applied; the commits kept;
+    their names; the tree of each kept commit with those patches).  A kept
+    commit before such a patch gets its diff applied on top, so that every
+    mail applies onto the mails' base."""
+    fold = [i for i, n in enumerate(names) if n in upstream]
+    if not fold:
+        return base, commits, names, [None] * len(commits)
+    diffs = [(names[i], run(["git", "diff-tree", "-p", "--binary", f"{commits[i]}^", commits[i]],
+                            cwd=src).stdout) for i in fold]
+    btree = _tree_with(src, run(["git", "rev-parse", f"{base}^{{tree}}"], cwd=src).stdout.strip(),
+                       diffs, tmp)
+    msg = "The mainline commits the series needs below it:\n\n" + "".join(
+        f"  {upstream[names[i]][0]}\n" for i in fold)
+    mbase = run(["git", "commit-tree", btree, "-p", base, "-F", "-"], cwd=src,
+                input=msg).stdout.strip()
+    kept, knames, trees = [], [], []
+    for i, (c, n) in enumerate(zip(commits, names)):
+        if i in fold:
+            continue
+        later = [d for j, d in zip(fold, diffs) if j > i]
+        tree = run(["git", "rev-parse", f"{c}^{{tree}}"], cwd=src).stdout.strip()
+        kept.append(c)
+        knames.append(n)
+        trees.append(_tree_with(src, tree, later, tmp) if later else None)
+    return mbase, kept, knames, trees
+
+
+def rewrite_series(src, base, commits, who, date_env, trees=None):
     """The commits again, with the sender's Signed-off-by, and the sender
     as the author of the project's own commits.  A commit by someone else
     (a resent patch: 7.3's aio fix is zhangyi's) keeps its author, so that
     git format-patch writes the in-body From: that keeps the authorship
-    (submitting-patches.rst)."""
+    (submitting-patches.rst).  TREES, {commit: tree}, gives a commit
+    another tree (fold_upstream())."""
     name, addr = who
     env = dict(os.environ, GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr, **date_env)
     parent, out = base, []
@@ -58,7 +107,8 @@ def rewrite_series(src, base, commits, who, date_env):
         adate = run(["git", "log", "-1", "--format=%aD", c], cwd=src).stdout.strip()
         e = dict(env, GIT_AUTHOR_NAME=aname, GIT_AUTHOR_EMAIL=aaddr, GIT_AUTHOR_DATE=adate,
                  GIT_COMMITTER_DATE=adate)
-        tree = run(["git", "rev-parse", f"{c}^{{tree}}"], cwd=src).stdout.strip()
+        tree = (trees or {}).get(c) or \
+            run(["git", "rev-parse", f"{c}^{{tree}}"], cwd=src).stdout.strip()
         parent = run(["git", "commit-tree", tree, "-p", parent, "-F", "-"], cwd=src, env=e,
                      input=msg).stdout.strip()
         out.append(parent)
