@@ -270,7 +270,7 @@ class BenchReport73(unittest.TestCase):
                       r.stdout)
         with open(self.json) as f:
             rows = {(x["entry"], x["path"]): x for x in json.load(f)}
-        self.assertEqual(rows[("io_uring_register-sync_cancel", "refuse")]["fix"], "0006")
+        self.assertEqual(rows[("io_uring_register-sync_cancel", "refuse")]["fix"], "0005")
         self.assertEqual(rows[("io_uring-timeout", "quick")]["fix"], "0001")
 
     def test_a_saturating_fixs_entry_not_refused_on_base_fails(self):
