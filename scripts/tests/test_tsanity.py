@@ -112,6 +112,11 @@ class Layout(unittest.TestCase):
         self.assertEqual(lay.boot_results("tests", "sanitized"), "/r/tests-sanitized")
         self.assertEqual(lay.src, "/w/linux-7.3/src")
 
+    def test_a_moved_stable_tree(self):
+        cfg, kernel, lay = ctx(TS_WORK="/w", TS_STABLE_SRC="/elsewhere")
+        self.assertEqual(lay.stable_src, "/elsewhere")
+        self.assertIn("TS_STABLE_SRC=/elsewhere\n", cli.shell_env(cfg, kernel, lay))
+
     def test_unknown_names_fail(self):
         _, _, lay = ctx()
         for fn, arg in ((lay.worktree, "elsewhere"), (lay.named_results, "nowhere")):

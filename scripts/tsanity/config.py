@@ -69,6 +69,7 @@ MOVABLE = [
     ("TS_SRC", "patched: base commit + series (git am)"),
     ("TS_BASE_SRC", "base: worktree at the base commit"),
     ("TS_FIXES_SRC", "fixes: worktree at the fixes' last commit"),
+    ("TS_STABLE_SRC", "stable: worktree at the base commit + patches/stable/X.Y"),
     ("TS_OUT", "O= build directories"),
     ("TS_RESULTS", "logs, verdicts, reports"),
     ("TS_BUILD_LOCK", "one kernel build at a time"),
