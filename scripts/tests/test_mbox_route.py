@@ -223,14 +223,15 @@ class NoStandIn(unittest.TestCase):
 
     def test_a_stand_in_is_named(self):
         from tsanity.mbox import checks
-        ok = self.mbox("From: CI Stand-in <ci-stand-in@example.com>\nSubject: x\n\nA fix.\n")
-        checks.check_no_stand_in([ok])
+        ok = self.mbox("From: CI Stand-in <ci-stand-in@example.com>\nSubject: x\n\nA fix.\n\n"
+                       "CI Stand-in (4):\n  io_uring: saturate the wait timeout\n")
+        checks.check_no_stand_in([ok], "CI Stand-in")
         for text in ("Not for merging: mainline fixed it.\n",
                      "This patch stands in for it.\n", "a stand-in, so that\n"):
             bad = self.mbox("Subject: x\n\n" + text)
             with self.assertRaises(SystemExit, msg=text):
                 with contextlib.redirect_stderr(io.StringIO()):
-                    checks.check_no_stand_in([ok, bad])
+                    checks.check_no_stand_in([ok, bad], "CI Stand-in")
 
 
 if __name__ == "__main__":

@@ -190,7 +190,7 @@ def check(s, below, kernel_mboxes, man_mboxes, mboxes, last):
     for path, proj, pages in man_mboxes:
         man.check_man(path, s.layout, proj, pages, s.tmp)
     checks.check_checkpatch(kernel_mboxes, s.series_dir, s.tmp)
-    checks.check_no_stand_in([m.path for m in mboxes])
+    checks.check_no_stand_in([m.path for m in mboxes], s.who[0])
     mails = 0
     for mbox in mboxes:
         mails += checks.check_send_email(mbox, s.sender)
