@@ -52,8 +52,6 @@ from tsanity import fixes as ts_fixes
 from tsanity import kernel as ts_kernel
 from tsanity import layout
 
-V = ts_cli.version_or_exit()
-
 KERNELS = ("base", "fixes", "patched")
 ENTRY = r"(?P<abi>[a-z0-9_]+):(?P<entry>\S+) (?P<path>\S+)"
 LINE = re.compile(r"#\s*bench " + ENTRY + r" insn/call:(?P<vals>(?: \d+\.\d+)+)\s*$")
@@ -72,18 +70,19 @@ SLEEPS = {("nanosleep", "quick"), ("clock_nanosleep-rel", "quick")}
 # is tabled for its cost on the quick path; a fix with no entry is not in
 # the bench.  7.3's series keeps io_uring's carry and the wait's signed sum
 # (docs/mainline.md, decisions 1 and 2).
-try:
-    ALL_FIXES = ts_fixes.load(ts_cli.series_dir())
-except (ts_kernel.KernelError, ts_fixes.FixesError) as e:
-    sys.exit(f"error: bench-report.py knows no fixes part of Linux {V}: {e}")
-FIXES = tuple((f.patch, f.what, f.bench) for f in ALL_FIXES if f.bench)
-FIXED = {e for f in ALL_FIXES if f.refuses for e in f.bench}
+def load_fixes(version):
+    """The fixes part of Linux VERSION's series (tsanity.fixes); exits
+    naming the error."""
+    try:
+        return ts_fixes.load(ts_cli.series_dir())
+    except (ts_kernel.KernelError, ts_fixes.FixesError) as e:
+        sys.exit(f"error: bench-report.py knows no fixes part of Linux {version}: {e}")
 
 
-def fix_of(key):
+def fix_of(all_fixes, key):
     """The fix an entry's path belongs to: on the refuse path the fix that
     adds the refusal, on the quick path the first fix that changes it."""
-    return next((f.patch for f in ALL_FIXES
+    return next((f.patch for f in all_fixes
                  if key[1] in f.bench and (f.refuses or key[2] == "quick")), None)
 
 
@@ -141,6 +140,10 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[0])
     d = sys.argv[1]
+    V = ts_cli.version_or_exit()
+    all_fixes = load_fixes(V)
+    fixes = tuple((f.patch, f.what, f.bench) for f in all_fixes if f.bench)
+    fixed_entries = {e for f in all_fixes if f.refuses for e in f.bench}
     out_md = layout.result_file(d, "bench", ext="md")
     out_json = layout.result_file(d, "bench", ext="json")
     # A failed run leaves no figures for others to quote.
@@ -164,7 +167,7 @@ def main():
         errors.append("no bench lines in any serial log")
     rows = {}
     for key in keys:
-        fixed = key[1] in FIXED
+        fixed = key[1] in fixed_entries
         vals = {k: data[k].get(key) for k in KERNELS}
         ans = {k: notref[k].get(key) for k in KERNELS}
         bad = False
@@ -210,7 +213,7 @@ def main():
             nonzero.append((key, pf))
         rows[key] = {"median": med, "spread": spr, "fixes-base": fb, "patched-fixes": pf,
                      "not refused": {k: sorted(ans[k]) for k in KERNELS if ans[k]},
-                     "fix": fix_of(key)}
+                     "fix": fix_of(all_fixes, key)}
         cell = {k: f"{med[k]:.2f}" if k in med else f"not refused ({', '.join(sorted(ans[k]))})"
                 for k in KERNELS}
         sp = " / ".join(f"{spr[k]:.2f}" if k in spr else "-" for k in KERNELS)
@@ -221,7 +224,7 @@ def main():
     out += ["", "## What each fix's check costs (fixes - base, quick path)", "",
             "Instructions per call on the quick valid path, which runs the new check and "
             "passes it; \"0\" is within the spread.", ""]
-    for num, what, entries in FIXES:
+    for num, what, entries in fixes:
         cells = []
         for key in keys:
             if key[1] in entries and key[2] == "quick" and key in rows:

@@ -71,8 +71,6 @@ from tsanity.mbox.people import author, fmt_addr
 from tsanity.mbox import stable
 from tsanity.mbox.tools import die, run
 
-# TS_KERNEL's X.Y; a bad TS_KERNEL ends the script here, named.
-V = ts_cli.version_or_exit()
 BASE_TEXT = ("Debian's linux-source-{version} {pkgver}, that is v{kver} plus Debian's "
              "patches")
 
@@ -84,6 +82,8 @@ def main():
     if args:
         die(__doc__.strip().splitlines()[0])
     who = author()
+    # TS_KERNEL's X.Y; a bad TS_KERNEL ends the script here, named.
+    V = ts_cli.version_or_exit()
     cfg, kernel, layout = ts_cli.context()
     if not kernel.has_series():
         die(f"Linux {kernel.version} has no series in the repository")

@@ -50,10 +50,15 @@ from tsanity import layout
 from tsanity import stable as ts_stable
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The kernels, oldest first, with the words the report uses for them.
-V = ts_cli.version_or_exit()
-KERNELS = {"base": f"base ({V})", "fixes": f"fixes ({V} + fixes)",
-           "patched": f"patched ({V} + series)", "stable": f"stable ({V} + backports)"}
+# The kernels, oldest first.
+KERNELS = ("base", "fixes", "patched", "stable")
+
+
+def kernel_words(version):
+    """The words the report uses for each kernel of Linux VERSION."""
+    return {"base": f"base ({version})", "fixes": f"fixes ({version} + fixes)",
+            "patched": f"patched ({version} + series)",
+            "stable": f"stable ({version} + backports)"}
 
 
 def nodes(tests, path=()):
@@ -322,10 +327,12 @@ def cell(counter):
     return ", ".join(f"{k} {v}" for k, v in sorted(counter.items())) or "-"
 
 
-def render_md(problems, data):
-    """report-OLD-NEW.md: the verdict, and what it rests on."""
+def render_md(problems, data, version):
+    """report-OLD-NEW.md: the verdict, and what it rests on, for Linux
+    VERSION."""
     old, new, ks, label = data["old"], data["new"], data["kernels"], data["label"]
-    O, N = KERNELS.get(old, old), KERNELS.get(new, new)
+    words = kernel_words(version)
+    O, N = words.get(old, old), words.get(new, new)
     diffs, wanted, seen = data["diffs"], data["wanted"], data["seen"]
     out = [f"# Integration boot: {O} vs {N}", ""]
     out += [f"**Verdict: {'PASS' if not problems else 'FAIL'}**", ""]
@@ -336,7 +343,7 @@ def render_md(problems, data):
         n, passed, skipped, bad = leaf_counts(k)
         bt = f"{k['boot']:.2f} s" if k["boot"] is not None else "missing"
         commit = k["commit"][:12] if k["commit"] else "-"
-        out.append(f"| {KERNELS.get(name, name)} | {commit} | {n} | {passed} | {skipped} | "
+        out.append(f"| {words.get(name, name)} | {commit} | {n} | {passed} | {skipped} | "
                    f"{bad} | {len(k['diags'])} | {bt} |")
     if data["rules"]:
         out += ["", f"Differences between the kernels: {len(diffs) + seen}, "
@@ -348,7 +355,7 @@ def render_md(problems, data):
     for name in (old, new):
         k = ks[name]
         if xfail_count(k) or k.get("absent"):
-            out += [f"{KERNELS.get(name, name)}: {xfail_count(k)} tests XFAIL"
+            out += [f"{words.get(name, name)}: {xfail_count(k)} tests XFAIL"
                     + "".join(f"; {n} × {r}" for r, n in sorted(k.get("xfail", {}).items()))
                     + f". Skipped for want of what this kernel lacks: "
                     + (", ".join(f"{n} × {r}" for r, n in sorted(k["absent"].items()))
@@ -477,6 +484,7 @@ def main(argv=None):
     ap.add_argument("old", metavar="OLD", choices=list(KERNELS))
     ap.add_argument("new", metavar="NEW", choices=list(KERNELS))
     args = ap.parse_args(argv)
+    V = ts_cli.version_or_exit()
     order = list(KERNELS)
     if order.index(args.old) >= order.index(args.new):
         ap.error(f"OLD ({args.old}) must come before NEW ({args.new}) in: " + ", ".join(order))
@@ -517,7 +525,7 @@ def main(argv=None):
                            args.stable)
 
     with open(out["md"], "w") as f:
-        f.write(render_md(problems, data))
+        f.write(render_md(problems, data, V))
     summary = render_json(problems, data)
     with open(out["json"], "w") as f:
         json.dump(summary, f, indent=1, sort_keys=True)

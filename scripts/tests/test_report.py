@@ -371,13 +371,13 @@ class Synthetic(Boots):
         self.assertEqual(data["kernels"]["patched"]["by_design"], 0)
         j = report.render_json(problems, data)
         self.assertEqual(j["verdict"], "PASS")
-        md = report.render_md(problems, data)
+        md = report.render_md(problems, data, "7.3")
         self.assertIn("**Verdict: PASS**", md)
         # The same kernels judged the other way round: the by-design
         # failure now is on NEW.
         problems, data = report.judge(self.dir, "patched", "base", rules)
         self.assertIn(f"base: case failed: {BIG_NSEC}: expected EINVAL, got proceeds", problems)
-        self.assertIn("**Verdict: FAIL**", report.render_md(problems, data))
+        self.assertIn("**Verdict: FAIL**", report.render_md(problems, data, "7.3"))
 
 
 class TimeoutClassesFormat(unittest.TestCase):
