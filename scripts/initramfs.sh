@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: scripts/initramfs.sh [tests|bench|suites]
+# usage: scripts/initramfs.sh [tests|bench|suites|stable]
 # Build the guest initramfs $TS_OUT/initramfs-<suite>/initramfs.cpio: the
 # static /init (qemu-config/init.c) and the programs listed in
 # qemu-config/<suite> (default: tests), static: the patched tree's
@@ -17,15 +17,19 @@
 # rootfs is a tmpfs; liburing's timeout runs ./exec-target.t from there),
 # with the suite's skip status (liburing 77, libaio 3) and the KTAP name
 # NAME/ABI/PROGRAM/RUN.
+# The suite "stable" (make stable) is the suite "tests" and the programs
+# of qemu-config/stable after its own, staged as for "suites" and run once,
+# KTAP name NAME/ABI/PROGRAM: a second archive, appended to the tests'
+# (the kernel unpacks both, the second's /etc/tests replacing the first's).
 # Prints the path of the archive on stdout.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -le 1 ] || die "usage: scripts/initramfs.sh [tests|bench|suites]"
+[ $# -le 1 ] || die "usage: scripts/initramfs.sh [tests|bench|suites|stable]"
 suite=${1:-tests}
 cfg=$TS_REPO/qemu-config
 [ -f "$cfg/$suite" ] || [ "$suite" = suites ] ||
-	die "no program list $cfg/$suite (usage: scripts/initramfs.sh [tests|bench|suites])"
+	die "no program list $cfg/$suite (usage: scripts/initramfs.sh [tests|bench|suites|stable])"
 b=$(ts_path initramfs "$suite")
 SUITES_RUNS=3
 SUITES_TIMEOUT=120 # seconds, each run of each program
@@ -84,8 +88,48 @@ suites_initramfs() {
 		TESTS= EXTRA="${deps[*]}" >&2 || die "building the initramfs in $b failed"
 	echo "$b/initramfs.cpio"
 }
+# stable_initramfs: the archive of the suite "stable" (see above).
+stable_initramfs() {
+	local tests_cpio name prog secs s abi d f lines files="dir /suites 0755 0 0"$'\n' deps=()
+	tests_cpio=$("$0" tests) || die "the tests initramfs did not build"
+	mkdir -p "$b"
+	lines=$(cat "$(dirname "$tests_cpio")/tests")$'\n'
+	while read -r name prog secs; do
+		s=$(ts_path suite-stage "$name")
+		for abi in 64 32; do
+			f=$s/$abi/$prog
+			[ -f "$f" ] || die "$cfg/stable: $f not found (run scripts/suites.sh $name)"
+			d=/suites/$name/$abi
+			files+="dir /suites/$name 0755 0 0"$'\n'"dir $d 0755 0 0"$'\n'
+			files+="file $d/$prog $f 0755 0 0"$'\n'
+			lines+="$d/$prog $secs 77 /tmp $name/$abi/$prog"$'\n'
+			deps+=("$f")
+		done
+	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$cfg/stable")
+	[ ${#deps[@]} -gt 0 ] || die "no program listed in $cfg/stable"
+	printf '%s' "$lines" | write_if_changed "$b/tests"
+	# gen_init_cpio takes a directory twice; the kernel too.
+	printf '%sfile /etc/tests %s 0644 0 0\n' "$(printf '%s' "$files" | awk '!seen[$0]++')" \
+		"$b/tests" | write_if_changed "$b/overlay.list"
+	make -s -f "$cfg/initramfs.mk" B="$b" TREE="$TS_SRC" "$b/gen_init_cpio" >&2 ||
+		die "building gen_init_cpio in $b failed"
+	"$b/gen_init_cpio" -t 0 "$b/overlay.list" >"$b/overlay.cpio.tmp" ||
+		die "gen_init_cpio $b/overlay.list failed"
+	cat "$tests_cpio" "$b/overlay.cpio.tmp" >"$b/initramfs.cpio.tmp"
+	rm -f "$b/overlay.cpio.tmp"
+	if cmp -s "$b/initramfs.cpio.tmp" "$b/initramfs.cpio"; then
+		rm -f "$b/initramfs.cpio.tmp"
+	else
+		mv "$b/initramfs.cpio.tmp" "$b/initramfs.cpio"
+	fi
+	echo "$b/initramfs.cpio"
+}
 if [ "$suite" = suites ]; then
 	suites_initramfs
+	exit 0
+fi
+if [ "$suite" = stable ]; then
+	stable_initramfs
 	exit 0
 fi
 st=$TS_SRC/tools/testing/selftests

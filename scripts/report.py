@@ -23,7 +23,10 @@ rules of FILE (default patches/intended-differences, read by
 scripts/intended.py; /dev/null or an empty file: none) cover: those must
 differ, with exactly the outcomes the rule gives, the rule's base column
 on OLD and its patched column on NEW.  On OLD they, and only they, may
-fail the contract, and a test may fail only by them.  Exits 1 on a test or
+fail the contract.  A test may fail only where a list of expected failures
+names it (tsanity.expected: patches/expected-failures, on the base when
+OLD is base), and a contract test only by the cases of the fix the list
+names; a test the list names must fail.  Exits 1 on a test or
 case that failed where no rule allows it, on a difference no rule covers,
 on a covered case that does not show its difference, and on anything the
 reader found wrong, each named on stderr; 2 on a usage error; 0 otherwise.
@@ -35,7 +38,10 @@ mainline's selftests.  The rules are mainline's
 the rules of the backported fixes are the differences, as above; a case of
 a rule of a fix that is not backported is one the kernel predates: it may
 fail the contract on both kernels, with the rule's base answer on both
-(counted as "predates"), and must be answered alike.
+(counted as "predates"), and must be answered alike.  The kernels fail
+the tests that patches/stable/X.Y/expected-failures lists, and no other:
+the base every test listed, stable those of the fixes not backported
+(and those listed for a mainline change); stable must pass the others.
 """
 import argparse
 import collections
@@ -46,7 +52,9 @@ import sys
 import intended
 import timeout_classes as tc
 from tsanity import cli as ts_cli
+from tsanity import expected as ts_expected
 from tsanity import layout
+from tsanity import series as ts_series
 from tsanity import stable as ts_stable
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -120,30 +128,36 @@ def init_exit_1(prog):
 INIT_KILLED = ("killed", "left processes")
 
 
-def judge_kernel(k, rules, old, problems, predates=(), stable=False):
+def judge_kernel(k, rules, old, problems, predates=(), stable=False, known=None):
     """Problems of one kernel's tests and cases.  Cases may fail the
     contract by design only on the old kernel, and by a change the kernel
-    predates (PREDATES: rules of fixes not backported) on both.  On a
-    STABLE kernel a test may also skip for want of what the kernel lacks,
-    and a test outside the contract may report XFAIL with its reason.  Sets
-    k["by_design"], how many cases failed by design, k["predates"], how
-    many by a change the kernel predates, and k["failed_by_design"], the
-    tests that failed by them alone."""
+    predates (PREDATES: rules of fixes not backported) on both.  A test
+    may fail only where KNOWN ({test: tsanity.expected.Entry}, the
+    kernel's list of expected failures) names it, and a contract test
+    only by such cases, each of a rule of the fix the list names; a test
+    listed must fail.  On a STABLE kernel a test may also skip for want of
+    what the kernel lacks.  Sets k["by_design"], how many cases failed by
+    design, k["predates"], how many by a change the kernel predates, and
+    k["failed_by_design"], the tests that failed as listed."""
     kernel, tests, diags = k["name"], k["tests"], k["diags"]
+    known = known or {}
     failing, by_design, before = collections.defaultdict(list), 0, 0
     # The reasons of the tests that skipped for want of something a stable
-    # kernel lacks, and of the XFAILs.
-    k["absent"], k["xfail"] = collections.Counter(), collections.Counter()
+    # kernel lacks.
+    k["absent"] = collections.Counter()
     for case, d in sorted(diags.items()):
         if d["exp"] == d["got"]:
             continue
+        patch = None
         try:
             ok = old and intended.fails_by_design(rules, d)
             older = not ok and intended.fails_by_design(predates, d)
+            if ok or older:
+                patch = intended.rule_for(rules if ok else predates, d["name"], d).patch
         except ValueError as e:
             problems.append(str(e))
             ok = older = False
-        failing[d["test"]].append((case, ok or older))
+        failing[d["test"]].append((case, ok or older, patch))
         before += older
         by_design += bool(ok)
         if not (ok or older):
@@ -173,28 +187,23 @@ def judge_kernel(k, rules, old, problems, predates=(), stable=False):
                                 "point of this ABI" + (" or of this kernel" if stable
                                                        else "") + ": "
                                 + "; ".join(l for l in log if "SKIP" in l))
+        e = known.get(name)
+        if leaf and e and st != "FAIL":
+            problems.append(f"{kernel}: test {st}: {name}, which {e.where} lists as an "
+                            f"expected failure ({e.reason()}): the list is wrong")
+            continue
         if st in ("PASS", "SKIP"):
             continue
-        if leaf and st == "XFAIL":
-            # The kernel predates a change: allowed in a contract test only
-            # where every input it answered wrongly is one the rules allow
-            # it (by design, or a change this kernel predates), and all
-            # were tried; in another test (timeout_abi's pinned answers)
-            # only on a stable kernel or on the old kernel (the base, which
-            # predates a fix: the new kernel must then pass it), the reason
-            # given.
-            if contract:
-                allowed = (failing[name] and all(ok for _, ok in failing[name])
-                           and all(tc.only_xfailed_inputs(l) for l in log)
-                           and len(done) == 1 and int(done[0]["k"]) == len(failing[name]))
-            else:
-                allowed = (stable or old) and tc.xfail_reason(log) is not None
-            if allowed:
-                k["xfail"][tc.xfail_reason(log)] += 1
-        elif leaf:
-            allowed = (failing[name] and all(ok for _, ok in failing[name])
+        if leaf and not e:
+            allowed = False
+        elif leaf and contract:
+            # Failed by the listed fix's cases alone, all inputs tried.
+            allowed = (failing[name] and all(ok for _, ok, _ in failing[name])
+                       and (e.patch is None or all(p == e.patch for _, _, p in failing[name]))
                        and all(tc.only_failed_inputs(l) for l in log)
                        and len(failing[name]) in tc.expect_wrong(log))
+        elif leaf:
+            allowed = True
         else:
             below = [n for n in tests if n.startswith(name + "/") and not tests[n]["tests"]
                      and tests[n]["status"] not in ("PASS", "SKIP")]
@@ -204,15 +213,22 @@ def judge_kernel(k, rules, old, problems, predates=(), stable=False):
         if allowed:
             ok_tests.add(name)
         else:
-            problems.append(f"{kernel}: test {st}: {name}")
+            problems.append(f"{kernel}: test {st}: {name}"
+                            + (f" (listed for {e.reason()} in {e.where}, and it failed "
+                               "otherwise than by that fix's cases)" if leaf and e else ""))
+    for name, e in sorted(known.items()):
+        if name not in tests:
+            problems.append(f"{kernel}: {e.where}: {name} is listed as an expected failure "
+                            "and did not run")
     k["by_design"], k["predates"], k["failed_by_design"] = by_design, before, ok_tests
 
 
 def judge(results, old, new, rules, label="the list of intended differences", predates=(),
-          stable=False):
+          stable=False, known=({}, {})):
     """Judge kernel new against kernel old from the verdicts under results,
     with the rules of intended.load(); label names their list in the
-    problems.  Returns (problems, data): the problems found (none: PASS)
+    problems; KNOWN: the lists of expected failures of old and new
+    (tsanity.expected.load()).  Returns (problems, data): the problems found (none: PASS)
     and what render_md() and render_json() show."""
     problems = []
     ks = {name: read_kernel(results, name, problems) for name in (old, new)}
@@ -239,12 +255,12 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
                         f"{' '.join(a['random'] or ['none'])}, {new} "
                         f"{' '.join(b['random'] or ['none'])} (seed, inputs per test)")
     names = sorted(set(a["tests"]) | set(b["tests"]))
-    for k in (a, b):
-        judge_kernel(k, rules, k is a, problems, predates, stable)
+    for k, listed in zip((a, b), known):
+        judge_kernel(k, rules, k is a, problems, predates, stable, listed)
     changed = []
     for name in names:
         st = [k["tests"][name]["status"] if name in k["tests"] else "missing" for k in (a, b)]
-        if st[0] != st[1] and not (st[0] in ("FAIL", "XFAIL") and st[1] == "PASS"
+        if st[0] != st[1] and not (st[0] == "FAIL" and st[1] == "PASS"
                                    and name in a["failed_by_design"]):
             changed.append(f"test {name}: {old} {st[0]}, {new} {st[1]}")
     if changed:
@@ -304,6 +320,7 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
         "matrix": matrix, "columns": columns,
         "others": sorted({n.split("/")[0] for n in names} - contract_programs),
         "random": b["random"], "predates": predates, "stable": stable,
+        "known": dict(zip((old, new), known)),
         "n_random": sum(1 for c in cases if (tc.case_name(c) or {"seed": None})["seed"]),
         "n_pointers": sum(1 for c in cases if tc.pointer_case(c)),
     }
@@ -311,16 +328,19 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
 
 
 def leaf_counts(k):
-    """tests, passed, skipped, not ok: the leaves of a kernel's tree (an
-    XFAIL is none of these: xfail_count())."""
+    """tests, passed, skipped, not ok: the leaves of a kernel's tree."""
     statuses = [t["status"] for t in k["tests"].values() if not t["tests"]]
     c = collections.Counter(statuses)
-    return (len(statuses), c["PASS"], c["SKIP"],
-            len(statuses) - c["PASS"] - c["SKIP"] - c["XFAIL"])
+    return len(statuses), c["PASS"], c["SKIP"], len(statuses) - c["PASS"] - c["SKIP"]
 
 
-def xfail_count(k):
-    return sum(1 for t in k["tests"].values() if not t["tests"] and t["status"] == "XFAIL")
+def expected_failed(k, listed):
+    """{reason: tests} of the listed tests that failed as listed."""
+    out = collections.Counter()
+    for name, e in listed.items():
+        if name in k.get("failed_by_design", ()):
+            out[e.reason()] += 1
+    return out
 
 
 def cell(counter):
@@ -354,12 +374,18 @@ def render_md(problems, data, version):
                 f"({label} lists no rule)", ""]
     for name in (old, new):
         k = ks[name]
-        if xfail_count(k) or k.get("absent"):
-            out += [f"{words.get(name, name)}: {xfail_count(k)} tests XFAIL"
-                    + "".join(f"; {n} × {r}" for r, n in sorted(k.get("xfail", {}).items()))
-                    + f". Skipped for want of what this kernel lacks: "
-                    + (", ".join(f"{n} × {r}" for r, n in sorted(k["absent"].items()))
-                       or "none") + ".", ""]
+        listed = data["known"][name]
+        if listed:
+            failed = expected_failed(k, listed)
+            where = next(iter(listed.values())).where.rsplit(":", 1)[0]
+            out += [f"{words.get(name, name)}: {sum(failed.values())} of the "
+                    f"{len(listed)} tests that {os.path.relpath(where, REPO)} lists as expected "
+                    "failures failed as listed (by the change each waits for: "
+                    + ", ".join(f"{r} × {n}" for r, n in sorted(failed.items())) + ").", ""]
+        if k.get("absent"):
+            out += [f"{words.get(name, name)}: skipped for want of what this kernel lacks: "
+                    + ", ".join(f"{n} × {r}" for r, n in sorted(k["absent"].items())) + ".",
+                    ""]
     if data["predates"]:
         out += [f"Cases that fail the contract by a change this kernel predates (the rules of "
                 f"the fixes not backported: "
@@ -459,9 +485,9 @@ def render_json(problems, data):
         if data["stable"]:
             summary["kernels"][name]["predates"] = k.get("predates", 0)
             summary["kernels"][name]["absent"] = dict(sorted(k.get("absent", {}).items()))
-        if xfail_count(k):
-            summary["kernels"][name]["xfail"] = xfail_count(k)
-            summary["kernels"][name]["xfail_reasons"] = dict(sorted(k["xfail"].items()))
+        if data["known"][name]:
+            summary["kernels"][name]["expected_failures"] = sorted(
+                n for n in data["known"][name] if n in k.get("failed_by_design", ()))
     return summary
 
 
@@ -478,6 +504,9 @@ def main(argv=None):
     ap.add_argument("--intended", metavar="FILE", default=None,
                     help="the differences allowed (default: patches/intended-differences; "
                          "/dev/null: none)")
+    ap.add_argument("--expected", metavar="FILE", default=None,
+                    help="the tests expected to fail (default: patches/expected-failures on "
+                         "the base, patches/stable/X.Y/expected-failures with --stable)")
     ap.add_argument("--stable", action="store_true",
                     help="a stable kernel: base against base + backports, by mainline's rules")
     ap.add_argument("results", metavar="RESULTS_DIR")
@@ -521,8 +550,32 @@ def main(argv=None):
 
     if args.stable:
         label = f"{os.path.relpath(args.intended, REPO)} (the rules of the fixes backported to {V})"
+    # The expected failures: a stable kernel's, with and without its
+    # backports; the base's, beside the series, on the base alone.
+    try:
+        if args.stable:
+            # A test fails on each kernel that lacks its fix: the base
+            # lacks every fix, base + backports those not backported.
+            listed = ts_expected.load(args.expected or ts_expected.path(
+                ts_stable.stable_dir(V, REPO)), ts_stable.mainline_fixes(REPO), True)
+            missing = ts_stable.not_backported(V, REPO)
+            known = (listed, {t: e for t, e in listed.items()
+                              if e.patch is None or e.patch in missing})
+        elif args.old == "base":
+            series = os.path.dirname(intended.default())
+            fixes = {ts_stable.number(p) for p in ts_series.patches(
+                os.path.join(series, "series"), "fixes")}
+            known = (ts_expected.load(args.expected or ts_expected.path(series), fixes,
+                                      False), {})
+        elif args.expected:
+            ap.error("--expected: only the base, or a stable kernel, has expected failures")
+        else:
+            known = ({}, {})
+    except (OSError, ts_expected.ExpectedError, ts_stable.StableError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     problems, data = judge(args.results, args.old, args.new, rules, label, predates,
-                           args.stable)
+                           args.stable, known)
 
     with open(out["md"], "w") as f:
         f.write(render_md(problems, data, V))

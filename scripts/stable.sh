@@ -9,16 +9,21 @@
 #   2. checkpatch --strict on the backports (scripts/check-patches.sh with
 #      TS_PATCHES=patches/stable/X.Y);
 #   3. the base and stable guest kernels (scripts/guest-kernel.sh);
-#   4. both booted with mainline's selftests: the tests initramfs of the
-#      mainline series' kernel ($TS_MAINLINE), built once from that tree
-#      with its own uapi headers, copied as the suite "mainline"
-#      (scripts/boot.sh K mainline);
+#   4. both booted with mainline's selftests and liburing's tests of the
+#      backported io_uring fixes: the initramfs "stable" of the mainline
+#      series' kernel ($TS_MAINLINE; scripts/initramfs.sh stable: the tests
+#      initramfs, built once from that tree with its own uapi headers, and
+#      the programs of qemu-config/stable, staged by scripts/suites.sh),
+#      copied as the suite "mainline" (scripts/boot.sh K mainline);
 #   5. judged by scripts/report.py --stable: the kernels differ by exactly
 #      the rules of the backported fixes, and a case of a fix that is not
 #      backported is one the kernel predates (the rules and the mapping are
-#      mainline's: scripts/tsanity/stable.py); the other timeout forms by
-#      scripts/forms.py, which allows no difference (no backported fix
-#      changes a form).
+#      mainline's: scripts/tsanity/stable.py); a test fails only as
+#      patches/stable/X.Y/expected-failures says (the base fails the tests
+#      of every fix, base + backports those of the fixes not backported:
+#      liburing's tests of the backports fail on the base and must pass
+#      with them); the other timeout forms by scripts/forms.py, which
+#      allows no difference (no backported fix changes a form).
 # Every kernel is built, booted and judged even if one fails; exits 1 if
 # any step failed, each named.
 set -euo pipefail
@@ -60,9 +65,12 @@ if [ ${#versions[@]} -eq 0 ]; then
 	[ -z "$list" ] || mapfile -t versions <<<"$list"
 fi
 [ ${#versions[@]} -gt 0 ] || die "no stable series in $TS_REPO/patches/stable/"
-# Mainline's selftests, built once from the mainline tree.
-mainline_initramfs=$(TS_KERNEL=$TS_MAINLINE "$TS_REPO/scripts/initramfs.sh" tests) ||
-	die "the tests initramfs of Linux $TS_MAINLINE did not build"
+# Mainline's selftests, built once from the mainline tree, and liburing's
+# tests of the backported fixes.
+TS_KERNEL=$TS_MAINLINE "$TS_REPO/scripts/suites.sh" liburing >/dev/null ||
+	die "scripts/suites.sh liburing failed (liburing's tests for qemu-config/stable)"
+mainline_initramfs=$(TS_KERNEL=$TS_MAINLINE "$TS_REPO/scripts/initramfs.sh" stable) ||
+	die "the stable initramfs of Linux $TS_MAINLINE did not build"
 mainline_initramfs=$(dirname "$mainline_initramfs")
 failed=()
 for v in "${versions[@]}"; do

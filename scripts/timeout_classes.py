@@ -65,8 +65,8 @@ DIAG = re.compile(r"#\s*(?P<name>\S.*?):"
 # The closing line of a test: every input was tried.
 DONE = re.compile(r"^# (?P<test>\S+ \S+ \S+): (?P<n>\d+) inputs, (?P<k>\d+) not answered "
                   r"as the contract says$")
-# The harness's line for the test's EXPECT_EQ(0, wrong) (t.wrong since the
-# test reports XFAIL).
+# The harness's line for the test's EXPECT_EQ(0, wrong) (t.wrong where the
+# counter was a struct's, t.wrong, in the test's earlier form).
 EXPECT_WRONG = re.compile(r"^# \S+:\d+:\S+:Expected 0 \(0\) == (?:t\.)?wrong \((?P<k>\d+)\)$")
 # The harness's other lines of a test that failed.
 RUN = re.compile(r"^# +RUN +\S+ \.\.\.$")
@@ -80,12 +80,6 @@ SKIP_STRUCTURAL = re.compile(r"^# +SKIP +.*: no entry point of this kind on \S+$
 # The reasons a test may skip on an older (stable) kernel: the kernel lacks
 # the entry point, clock, flag or feature.
 SKIP_ABSENT = re.compile(r"^# +SKIP +(?P<reason>.*\bin this kernel\b.*)$")
-# A test that reports XFAIL, the kernel predating the change that brought
-# its entry point onto the contract, logs its reason on this line (as the
-# harness logs a SKIP's), and besides its diagnostic lines only these.
-XFAIL = re.compile(r"^# +XFAIL +(?P<reason>\S.*)$")
-OK = re.compile(r"^# +OK +\S+$")
-XFAIL_TEST_LOG = (DONE, RUN, XFAIL, OK)
 
 # The names of the tv_sec inputs (the selftest's secs[]) by group; a
 # random input is named by its value.
@@ -135,17 +129,6 @@ def only_failed_inputs(line):
     """True if the line may be in the log of a test that failed by its
     inputs alone: a diagnostic line, or one of FAILED_TEST_LOG."""
     return bool(diag(line)) or any(r.match(line) for r in FAILED_TEST_LOG)
-
-
-def only_xfailed_inputs(line):
-    """True if the line may be in the log of a test that reported XFAIL:
-    a diagnostic line, or one of XFAIL_TEST_LOG."""
-    return bool(diag(line)) or any(r.match(line) for r in XFAIL_TEST_LOG)
-
-
-def xfail_reason(log):
-    """The reason a test that reported XFAIL gave, or None."""
-    return next((m["reason"] for m in map(XFAIL.match, log) if m), None)
 
 
 def skipped_absent(log):

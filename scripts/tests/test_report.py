@@ -6,7 +6,7 @@ Run from the repository's root:
 
 The synthetic tests build small verdict.json trees, in the form
 scripts/ktap.py writes, in a temporary directory.  The tests on real data
-read three boots of 6.12, trimmed, from scripts/tests/fixtures.
+read three boots of 7.3, trimmed, from scripts/tests/fixtures.
 """
 import gzip
 import json
@@ -21,13 +21,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 REPO = os.path.dirname(SCRIPTS)
 REPORT = os.path.join(SCRIPTS, "report.py")
-# The judge runs as for 6.12 (its texts, its series' intended differences):
-# the synthetic cases and the fixtures are 6.12's.
+# The judge runs as for 7.3 (its texts, its series' intended differences
+# and expected failures): the fixtures are 7.3's; test_report_stable.py
+# runs it as for the stable kernel 6.12.
+ENV_73 = dict(os.environ, TS_KERNEL="7.3")
 ENV_612 = dict(os.environ, TS_KERNEL="6.12")
 sys.path.insert(0, SCRIPTS)
 
 import intended  # noqa: E402
-from tsanity import cli as ts_cli, layout  # noqa: E402
+from tsanity import cli as ts_cli, expected, layout  # noqa: E402
 import report  # noqa: E402
 import timeout_classes  # noqa: E402
 
@@ -41,7 +43,9 @@ INPUTS = [
     ("0", "NSEC_PER_SEC", 0, 1000000000, "invalid"),
 ]
 BIG_NSEC = "x86_64 io_uring_timeout rel sec=0 nsec=NSEC_PER_SEC"
-RULE = "io_uring_timeout * nsec>=1000000000,sec>=0 proceeds EINVAL io_uring/timeout\n"
+RULE = "io_uring_timeout * nsec>=1000000000,sec>=0 proceeds EINVAL 0001\n"
+# The base's expected failure of RULE's test (tsanity.expected's format).
+KNOWN = "timeout_classes/timeout.io_uring_timeout_rel.time64 0001\n"
 
 
 def leaf(entry, mode, answers=None, skip=None):
@@ -72,7 +76,7 @@ def leaf(entry, mode, answers=None, skip=None):
 
 
 def program(name, leaves):
-    failed = any(t["status"] not in ("PASS", "SKIP", "XFAIL") for t in leaves)
+    failed = any(t["status"] not in ("PASS", "SKIP") for t in leaves)
     log = [f"# {name}: exit status 1"] if failed else []
     return {"name": name, "status": "FAIL" if failed else "PASS", "log": log + [f"# {name}: 0.1 s"],
             "tests": leaves}
@@ -102,7 +106,7 @@ def report_file(d, old, new, ext="json"):
     return layout.result_file(d, "report", old=old, new=new, ext=ext)
 
 
-# The answers of 6.12 and of a kernel with the fixes to the case of RULE.
+# The answers of the base and of a kernel with the fixes to the case of RULE.
 OLD_ANSWER = {BIG_NSEC: "proceeds"}
 NEW_ANSWER = {BIG_NSEC: "EINVAL"}
 
@@ -116,6 +120,9 @@ class Boots(unittest.TestCase):
         self.rule = os.path.join(self.dir, "intended")
         with open(self.rule, "w") as f:
             f.write("# entry mode inputs base patched patch\n" + RULE)
+        self.known = os.path.join(self.dir, "known")
+        with open(self.known, "w") as f:
+            f.write("# test fix\n" + KNOWN)
 
     def write(self, kernel, v, commit=None):
         with open(kernel_file(self.dir, kernel), "w") as f:
@@ -124,12 +131,16 @@ class Boots(unittest.TestCase):
             with open(kernel_file(self.dir, kernel, "commit"), "w") as f:
                 f.write(commit + "\n")
 
-    def run_report(self, *args, intended_file=None):
+    def run_report(self, *args, intended_file=None, known_file=os.devnull, env=ENV_73):
+        """report.py on ARGS (... OLD NEW); a base OLD gets KNOWN_FILE as
+        its list of expected failures (default: none), not the series'."""
         cmd = [sys.executable, REPORT]
         if intended_file is not None:
             cmd += ["--intended", intended_file]
+        if known_file != os.devnull or args[-2:-1] == ("base",):
+            cmd += ["--expected", known_file]
         p = subprocess.run(cmd + list(args), capture_output=True, text=True, cwd=REPO,
-                           env=ENV_612)
+                           env=env)
         return p.returncode, p.stdout, p.stderr
 
     def report_json(self, old, new):
@@ -146,7 +157,7 @@ class Synthetic(Boots):
         self.assertEqual(rc, 0, err)
         self.assertEqual(err, "")
         # Its two files beside the inputs, and no other (an older one wrote three).
-        self.assertEqual(set(os.listdir(self.dir)) - {"base", "patched", "intended"}, {
+        self.assertEqual(set(os.listdir(self.dir)) - {"base", "patched", "intended", "known"}, {
             os.path.basename(report_file(self.dir, "base", "patched", e)) for e in ("md", "json")})
         j = self.report_json("base", "patched")
         self.assertEqual(j["verdict"], "PASS")
@@ -161,8 +172,8 @@ class Synthetic(Boots):
         self.assertEqual(k["cells"]["x86_64 nanosleep rel invalid"], 2)
         with open(report_file(self.dir, "base", "patched", "md")) as f:
             md = f.read()
-        self.assertIn("base (6.12)", md)
-        self.assertIn("patched (6.12 + series)", md)
+        self.assertIn("base (7.3)", md)
+        self.assertIn("patched (7.3 + series)", md)
         self.assertNotRegex(md, r"(?i)baseline|unpatched")
 
     def test_random_inputs_must_be_the_same(self):
@@ -205,12 +216,14 @@ class Synthetic(Boots):
         self.assertEqual(j["not_intended"], 1)
         self.assertTrue(any(case in p for p in j["problems"]))
 
-    # (c) a difference that a rule covers: PASS; 6.12 fails the contract
-    # on it by design.
+    # (c) a difference that a rule covers: PASS; the base fails the
+    # contract on it by design, and the test as its list of expected
+    # failures says.
     def test_intended_difference_passes(self):
         self.write("base", verdict(OLD_ANSWER))
         self.write("fixes", verdict(NEW_ANSWER))
-        rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file=self.rule)
+        rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file=self.rule,
+                                       known_file=self.known)
         self.assertEqual(rc, 0, err)
         j = self.report_json("base", "fixes")
         self.assertEqual(sorted(j["kernels"]), ["base", "fixes"])
@@ -221,8 +234,11 @@ class Synthetic(Boots):
         self.assertIn("base: 1 cases fail the contract by design", out)
         with open(report_file(self.dir, "base", "fixes", "md")) as f:
             md = f.read()
-        self.assertIn("fixes (6.12 + fixes)", md)
-        self.assertIn("Wanted: base (6.12) proceeds, fixes (6.12 + fixes) EINVAL.", md)
+        self.assertIn("fixes (7.3 + fixes)", md)
+        self.assertIn("Wanted: base (7.3) proceeds, fixes (7.3 + fixes) EINVAL.", md)
+        self.assertIn("base (7.3): 1 of the 1 tests that", md)
+        self.assertEqual(j["kernels"]["base"]["expected_failures"],
+                         ["timeout_classes/timeout.io_uring_timeout_rel.time64"])
 
     def test_intended_difference_with_other_outcome_fails(self):
         with open(self.rule, "w") as f:
@@ -256,12 +272,109 @@ class Synthetic(Boots):
     def test_failure_by_design_on_new_fails(self):
         self.write("base", verdict(OLD_ANSWER))
         self.write("patched", verdict(OLD_ANSWER))
-        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
+        rc, out, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule,
+                                       known_file=self.known)
         self.assertEqual(rc, 1)
         self.assertIn(f"patched: case failed: {BIG_NSEC}: expected EINVAL, got proceeds", err)
         self.assertIn("patched: test FAIL: timeout_classes/timeout.io_uring_timeout_rel.time64",
                       err)
         self.assertNotIn("error: base:", err)
+
+    # (d') the base's list of expected failures: a test fails only where
+    # the list names it, for the fix whose cases it fails by, and a test
+    # the list names must fail.
+    def test_failure_by_design_unlisted_fails(self):
+        self.write("base", verdict(OLD_ANSWER))
+        self.write("fixes", verdict(NEW_ANSWER))
+        rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file=self.rule,
+                                       known_file=os.devnull)
+        self.assertEqual(rc, 1)
+        self.assertIn("base: test FAIL: timeout_classes/timeout.io_uring_timeout_rel.time64\n",
+                      err)
+
+    def test_listed_test_that_passes_fails(self):
+        self.write("base", verdict())
+        self.write("fixes", verdict())
+        rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file="/dev/null",
+                                       known_file=self.known)
+        self.assertEqual(rc, 1)
+        self.assertIn("base: test PASS: timeout_classes/timeout.io_uring_timeout_rel.time64, "
+                      f"which {self.known}:2 lists as an expected failure (0001): the list "
+                      "is wrong", err)
+
+    def test_listed_for_another_fix_fails(self):
+        with open(self.known, "w") as f:
+            f.write(KNOWN.replace("0001", "0003"))
+        self.write("base", verdict(OLD_ANSWER))
+        self.write("fixes", verdict(NEW_ANSWER))
+        rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file=self.rule,
+                                       known_file=self.known)
+        self.assertEqual(rc, 1)
+        self.assertIn("base: test FAIL: timeout_classes/timeout.io_uring_timeout_rel.time64 "
+                      f"(listed for 0003 in {self.known}:1, and it failed otherwise than by "
+                      "that fix's cases)", err)
+
+    def test_listed_test_that_did_not_run_fails(self):
+        with open(self.known, "a") as f:
+            f.write("timeout_classes/timeout.futex.time64 0003\n")
+        self.write("base", verdict(OLD_ANSWER))
+        self.write("fixes", verdict(NEW_ANSWER))
+        rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file=self.rule,
+                                       known_file=self.known)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"base: {self.known}:3: timeout_classes/timeout.futex.time64 is listed as "
+                      "an expected failure and did not run", err)
+
+    def test_other_program_fails_on_the_base_only_where_listed(self):
+        def abi(status):
+            log = ["# timeout_abi: exit status 1"] if status == "FAIL" else []
+            return {"name": "timeout_abi", "status": status, "log": log, "tests": [
+                {"name": "global.select_folds", "status": status, "log": [], "tests": []}]}
+        self.write("base", verdict(extra=[abi("FAIL")]))
+        self.write("fixes", verdict(extra=[abi("PASS")]))
+        rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file="/dev/null",
+                                       known_file=os.devnull)
+        self.assertEqual(rc, 1)
+        self.assertIn("base: test FAIL: timeout_abi/global.select_folds\n", err)
+        with open(self.known, "w") as f:
+            f.write("timeout_abi/global.select_folds 0007\n")
+        rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file="/dev/null",
+                                       known_file=self.known)
+        self.assertEqual(rc, 0, err)
+        # Not on the new kernel, which must pass it.
+        self.write("fixes", verdict(extra=[abi("FAIL")]))
+        rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file="/dev/null",
+                                       known_file=self.known)
+        self.assertEqual(rc, 1)
+        self.assertIn("fixes: test FAIL: timeout_abi/global.select_folds\n", err)
+
+    def test_the_base_has_the_list(self):
+        # The series' own list is the default, and only a base has one.
+        self.assertTrue(os.path.isfile(os.path.join(REPO, "patches", "expected-failures")))
+        self.write("fixes", verdict())
+        self.write("patched", verdict())
+        rc, out, err = self.run_report(self.dir, "fixes", "patched", intended_file="/dev/null",
+                                       known_file=self.known)
+        self.assertEqual(rc, 2)
+        self.assertIn("--expected: only the base, or a stable kernel", err)
+
+    def test_unreadable_list_fails(self):
+        for text, says in (
+                ("timeout_classes/x.y.z\n", "not 'PROGRAM/FIXTURE.VARIANT.TEST NNNN'"),
+                ("nameless 0001\n", "not 'PROGRAM/FIXTURE.VARIANT.TEST NNNN'"),
+                (KNOWN + KNOWN, "is listed twice (first at"),
+                (KNOWN.replace("0001", "0019"), "0019 is not a fix this list may name"),
+                (KNOWN.replace("0001", '"futex: Add the check"'),
+                 "a mainline change is no reason here")):
+            with open(self.known, "w") as f:
+                f.write(text)
+            self.write("base", verdict())
+            self.write("fixes", verdict())
+            rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file="/dev/null",
+                                           known_file=self.known)
+            self.assertEqual(rc, 1, text)
+            self.assertIn(f"error: {self.known}:", err)
+            self.assertIn(says, err)
 
     def test_failing_other_program_on_new_fails(self):
         bad = {"name": "futex_test", "status": "FAIL", "log": ["# futex_test: exit status 1"],
@@ -355,7 +468,7 @@ class Synthetic(Boots):
         self.write("patched", verdict())
         rc, out, err = self.run_report(self.dir, "base", "patched")
         self.assertEqual(rc, 1)
-        self.assertIn(os.path.join(ts_cli.series_dir(ENV_612), "intended-differences") + ":", err)
+        self.assertIn(os.path.join(ts_cli.series_dir(ENV_73), "intended-differences") + ":", err)
         self.assertIn("the rule covers no case that the kernels ran", err)
 
     # judge() and the renderers, without the CLI.
@@ -363,7 +476,8 @@ class Synthetic(Boots):
         self.write("base", verdict(OLD_ANSWER))
         self.write("patched", verdict(NEW_ANSWER))
         rules = intended.load(self.rule)
-        problems, data = report.judge(self.dir, "base", "patched", rules)
+        known = expected.load(self.known, {"0001"}, False)
+        problems, data = report.judge(self.dir, "base", "patched", rules, known=(known, {}))
         self.assertEqual(problems, [])
         self.assertEqual(data["seen"], 1)
         self.assertEqual([w[:3] for w in data["wanted"]], [(BIG_NSEC, "proceeds", "EINVAL")])
@@ -375,7 +489,7 @@ class Synthetic(Boots):
         self.assertIn("**Verdict: PASS**", md)
         # The same kernels judged the other way round: the by-design
         # failure now is on NEW.
-        problems, data = report.judge(self.dir, "patched", "base", rules)
+        problems, data = report.judge(self.dir, "patched", "base", rules, known=(known, {}))
         self.assertIn(f"base: case failed: {BIG_NSEC}: expected EINVAL, got proceeds", problems)
         self.assertIn("**Verdict: FAIL**", report.render_md(problems, data, "7.3"))
 
@@ -489,8 +603,8 @@ class Coverage(unittest.TestCase):
         for k in ("base", "patched"):
             with open(kernel_file(d, k), "w") as f:
                 json.dump(verdict(), f)
-        subprocess.run([sys.executable, REPORT, "--intended", "/dev/null", d, "base", "patched"],
-                       check=True, capture_output=True)
+        subprocess.run([sys.executable, REPORT, "--intended", "/dev/null", "--expected",
+                        os.devnull, d, "base", "patched"], check=True, capture_output=True)
         new = report_file(d, "base", "patched")
         before = os.path.join(REPO, "docs", "coverage-before.json")
         p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "coverage.py"), before, new],
@@ -500,11 +614,12 @@ class Coverage(unittest.TestCase):
         self.assertRegex(p.stdout, r"^Cells: \d+ before, 4 after")
 
 
-# Real data: three boots of 6.12 (base, fixes and patched, TS_SEED=1 and
-# TS_RANDOM=128), trimmed by fixtures/trim_verdict.py to nine tests of
-# timeout_classes and timeout_classes_32, every rule of the intended
-# differences among them; fixtures/report-*.json are what report.py said of
-# them when they were cut (commit 014a861's judge).
+# Real data: three boots of 7.3 (base, fixes and patched, TS_SEED=1 and
+# TS_RANDOM=128), trimmed by fixtures/trim_verdict.py to the tests of
+# timeout_classes and timeout_classes_32 that patches/expected-failures
+# lists and a few others (every case of the intended differences is in
+# them); fixtures/report-*.json are what report.py said of them when they
+# were cut (the tenth session's judge).
 FIXTURES = os.path.join(HERE, "fixtures")
 
 
@@ -530,7 +645,7 @@ class RealData(unittest.TestCase):
 
     def run_report(self, *args):
         p = subprocess.run([sys.executable, REPORT] + list(args), capture_output=True,
-                           text=True, cwd=REPO, env=ENV_612)
+                           text=True, cwd=REPO, env=ENV_73)
         return p.returncode, p.stderr
 
     def load(self, path):
@@ -545,8 +660,10 @@ class RealData(unittest.TestCase):
         new = self.load(report_file(self.dir, "base", "patched"))
         self.assertEqual((new["verdict"], new["differences"], new["intended"]["seen"],
                           new["intended"]["listed"], new["not_intended"]),
-                         ("PASS", 696, 696, 696, 0))
-        self.assertEqual(new["kernels"]["patched"]["contract_cases"], 1913)
+                         ("PASS", 1325, 1325, 1325, 0))
+        self.assertEqual(new["kernels"]["patched"]["contract_cases"], 2868)
+        # The base fails what patches/expected-failures lists, all of it.
+        self.assertEqual(len(new["kernels"]["base"]["expected_failures"]), 12)
         self.assertEqual(figures_of(new, {}),
                          self.load(report_file(FIXTURES, "base", "patched")))
 
@@ -557,7 +674,7 @@ class RealData(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         new = self.load(report_file(self.dir, "base", "fixes"))
         self.assertEqual((new["verdict"], new["differences"], new["intended"]["seen"],
-                          new["not_intended"]), ("PASS", 696, 696, 0))
+                          new["not_intended"]), ("PASS", 1325, 1325, 0))
         self.assertEqual(sorted(new["kernels"]), ["base", "fixes"])
         self.assertEqual(figures_of(new, {}),
                          self.load(report_file(FIXTURES, "base", "fixes")))
@@ -571,7 +688,7 @@ class RealData(unittest.TestCase):
         self.assertEqual((new["verdict"], new["differences"], new["intended"]["listed"]),
                          ("PASS", 0, 0))
         for k in ("fixes", "patched"):
-            self.assertEqual(new["kernels"][k]["contract_cases"], 1913)
+            self.assertEqual(new["kernels"][k]["contract_cases"], 2868)
             self.assertEqual(new["kernels"][k]["not_ok"], 0)
         # The series' list demands its differences of these two: FAIL.
         rc, err = self.run_report(self.dir, "fixes", "patched")
@@ -594,6 +711,20 @@ class RealData(unittest.TestCase):
         rc, err = self.run_report(self.dir, "base", "patched")
         self.assertEqual(rc, 1)
         self.assertIn("nanosleep", err)
+
+    def test_a_lost_check_fails(self):
+        """The negative experiment for the list: the new kernel lost aio's
+        check (its test fails as on the base, which the list allows the
+        base only), and an empty list does not let the base fail."""
+        self.kernel("base", "base")
+        self.kernel("base", "patched")
+        rc, err = self.run_report(self.dir, "base", "patched")
+        self.assertEqual(rc, 1)
+        self.assertIn("patched: test FAIL: timeout_classes/timeout.io_getevents.time64", err)
+        self.kernel("patched", "patched")
+        rc, err = self.run_report("--expected", os.devnull, self.dir, "base", "patched")
+        self.assertEqual(rc, 1)
+        self.assertIn("base: test FAIL: timeout_classes/timeout.io_getevents.time64", err)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Tests of scripts/report.py on a stable kernel (--stable: base against
-base + backports by mainline's rules) and of the XFAIL that the selftest
-reports where a kernel predates a fix, on synthetic boots (test_report.py's).
+base + backports by mainline's rules, and the stable kernel's list of
+expected failures), on synthetic boots (test_report.py's).
 
 Run from the repository's root:
   python3 -m unittest discover -s scripts/tests -p 'test_*.py'
@@ -12,20 +12,12 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from test_report import (NEW_ANSWER, OLD_ANSWER, Boots, leaf, program,  # noqa: E402
-                         report, report_file, timeout_classes, verdict)
+from test_report import (ENV_612, Boots, leaf, program, report,  # noqa: E402
+                         report_file, verdict)
 
-
-def xfail_leaf(entry, mode, answers, reason="x: refuses no invalid timeout: the kernel "
-                                               "predates \"aio: Check\""):
-    """leaf(), reported as the selftest reports a kernel that predates the
-    change that brought the entry point onto the contract."""
-    t = leaf(entry, mode, answers)
-    variant = t["name"]
-    log = [l for l in t["log"] if l.startswith("#  RUN") or timeout_classes.diag(l)
-           or timeout_classes.DONE.match(l)]
-    t.update(status="XFAIL", log=log + [f"#      XFAIL     {reason}", f"#            OK  {variant}"])
-    return t
+# The expected failure of a 6.12 kernel that predates aio's fix (0006,
+# not backported).
+AIO_KNOWN = "timeout_classes/timeout.io_getevents_rel.time64 0006\n"
 
 
 class StableReport(Boots):
@@ -36,6 +28,17 @@ class StableReport(Boots):
     AIO_OLD = {"x86_64 io_getevents rel sec=-1 nsec=0": "proceeds",
                "x86_64 io_getevents rel sec=0 nsec=NSEC_PER_SEC": "proceeds"}
 
+    def setUp(self):
+        super().setUp()
+        with open(self.known, "w") as f:
+            f.write(AIO_KNOWN)
+
+    def run_stable(self, known_file=None):
+        """report.py --stable as for 6.12, with KNOWN_FILE (default: the
+        test's) as its list of expected failures."""
+        return self.run_report("--stable", self.dir, "base", "stable",
+                               known_file=known_file or self.known, env=ENV_612)
+
     def stable_verdict(self, answers):
         v = verdict()
         v["tests"][0]["tests"].append(leaf("io_getevents", "rel", answers))
@@ -45,7 +48,7 @@ class StableReport(Boots):
     def test_stable_predates_a_fix_not_backported(self):
         self.write("base", self.stable_verdict(self.AIO_OLD))
         self.write("stable", self.stable_verdict(self.AIO_OLD))
-        rc, out, err = self.run_report("--stable", self.dir, "base", "stable")
+        rc, out, err = self.run_stable()
         self.assertEqual(rc, 0, err)
         self.assertIn("predates: base 2, stable 2 cases", out)
         self.assertIn("0006", out)
@@ -54,53 +57,85 @@ class StableReport(Boots):
         with open(report_file(self.dir, "base", "stable", "md")) as f:
             self.assertIn("stable (6.12 + backports)", f.read())
 
-    def test_stable_xfail_where_the_kernel_predates_the_fix(self):
+    def test_stable_fails_only_as_listed(self):
         for k in ("base", "stable"):
-            v = verdict()
-            v["tests"][0] = program("timeout_classes", v["tests"][0]["tests"]
-                                    + [xfail_leaf("io_getevents", "rel", self.AIO_OLD)])
-            self.write(k, v)
-        rc, out, err = self.run_report("--stable", self.dir, "base", "stable")
+            self.write(k, self.stable_verdict(self.AIO_OLD))
+        rc, out, err = self.run_stable(os.devnull)
+        self.assertEqual(rc, 1)
+        for k in ("base", "stable"):
+            self.assertIn(f"{k}: test FAIL: timeout_classes/timeout.io_getevents_rel.time64\n",
+                          err)
+        rc, out, err = self.run_stable()
         self.assertEqual(rc, 0, err)
         j = self.report_json("base", "stable")
-        self.assertEqual(j["kernels"]["stable"]["xfail"], 1)
-        self.assertEqual(j["kernels"]["stable"]["not_ok"], 0)
+        self.assertEqual(j["kernels"]["stable"]["expected_failures"],
+                         ["timeout_classes/timeout.io_getevents_rel.time64"])
         with open(report_file(self.dir, "base", "stable", "md")) as f:
-            self.assertIn("1 tests XFAIL; 1 × x: refuses no invalid timeout", f.read())
+            self.assertIn("stable (6.12 + backports): 1 of the 1 tests that", f.read())
+        # A test of a fix that 6.12 takes whole (0001): the base fails it,
+        # base + backports must pass it.
+        with open(self.known, "w") as f:
+            f.write(AIO_KNOWN.replace("0006", "0001"))
+        rc, out, err = self.run_stable()
+        self.assertEqual(rc, 1)
+        self.assertIn("stable: test FAIL: timeout_classes/timeout.io_getevents_rel.time64\n", err)
+        # and its cases are 0006's, not 0001's.
+        self.assertIn("base: test FAIL: timeout_classes/timeout.io_getevents_rel.time64 (listed "
+                      "for 0001", err)
 
-    def test_xfail_that_hides_another_wrong_answer_fails(self):
+    def test_stable_passes_what_its_backports_fix(self):
+        # liburing's test of a backported fix, as qemu-config/stable
+        # adds it: FAIL on the base, PASS with the backports.
+        def prog(status):
+            v = verdict()
+            v["tests"].append({"name": "liburing/64/timeout-carry-overflow", "status": status,
+                               "log": ["boottime abs {1, LLONG_MAX}: timeout fired: res -62"]
+                               if status == "FAIL" else [], "tests": []})
+            return v
+        with open(self.known, "w") as f:
+            f.write("liburing/64/timeout-carry-overflow 0001\n")
+        self.write("base", prog("FAIL"))
+        self.write("stable", prog("PASS"))
+        rc, out, err = self.run_stable()
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.report_json("base", "stable")["kernels"]["base"]
+                         ["expected_failures"], ["liburing/64/timeout-carry-overflow"])
+        # The backport that does not fix it: stable fails it.
+        self.write("stable", prog("FAIL"))
+        rc, out, err = self.run_stable()
+        self.assertEqual(rc, 1)
+        self.assertIn("stable: test FAIL: liburing/64/timeout-carry-overflow\n", err)
+        # A base that passes it: the test cannot tell, the list is wrong.
+        self.write("base", prog("PASS"))
+        self.write("stable", prog("PASS"))
+        rc, out, err = self.run_stable()
+        self.assertEqual(rc, 1)
+        self.assertIn("base: test PASS: liburing/64/timeout-carry-overflow, which", err)
+
+    def test_listed_test_with_another_wrong_answer_fails(self):
         wrong = dict(self.AIO_OLD)
         wrong["x86_64 io_getevents rel sec=-1 nsec=0"] = "ETIME"
         for k in ("base", "stable"):
-            v = verdict()
-            v["tests"][0] = program("timeout_classes", v["tests"][0]["tests"]
-                                    + [xfail_leaf("io_getevents", "rel", wrong)])
-            self.write(k, v)
-        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
+            self.write(k, self.stable_verdict(wrong))
+        rc, _, err = self.run_stable()
         self.assertEqual(rc, 1)
-        self.assertIn("stable: test XFAIL: timeout_classes/timeout.io_getevents_rel.time64", err)
+        self.assertIn("stable: test FAIL: timeout_classes/timeout.io_getevents_rel.time64 "
+                      "(listed for 0006", err)
 
-    def test_xfail_by_design_on_base_passes_and_not_on_new(self):
-        v = verdict()
-        v["tests"][0] = program("timeout_classes", [
-            v["tests"][0]["tests"][0], xfail_leaf("io_uring_timeout", "rel", OLD_ANSWER),
-            v["tests"][0]["tests"][2]])
-        self.write("base", v)
-        self.write("patched", verdict(NEW_ANSWER))
-        rc, _, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
-        self.assertEqual(rc, 0, err)
-        self.write("patched", v)
-        rc, _, err = self.run_report(self.dir, "base", "patched", intended_file=self.rule)
+    def test_listed_test_that_passes_on_stable_fails(self):
+        self.write("base", self.stable_verdict(self.AIO_OLD))
+        self.write("stable", self.stable_verdict(None))
+        rc, _, err = self.run_stable()
         self.assertEqual(rc, 1)
-        self.assertIn("patched: test XFAIL: timeout_classes/timeout.io_uring_timeout_rel.time64",
-                      err)
+        self.assertIn("stable: test PASS: timeout_classes/timeout.io_getevents_rel.time64, "
+                      "which", err)
 
     def test_stable_skip_for_what_the_kernel_lacks(self):
         v = verdict(skip="IORING_ENTER_ABS_TIMER: not in this kernel")
         v["tests"][0]["tests"].append(leaf("io_getevents", "rel", self.AIO_OLD))
         self.write("base", v)
         self.write("stable", v)
-        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
+        rc, _, err = self.run_stable()
         self.assertEqual(rc, 0, err)
         self.assertEqual(self.report_json("base", "stable")["kernels"]["stable"]["absent"],
                          {"IORING_ENTER_ABS_TIMER: not in this kernel": 1})
@@ -111,39 +146,30 @@ class StableReport(Boots):
         self.assertEqual(rc, 1)
         self.assertIn("skipped, and not for want of an entry point of this ABI", err)
 
-    def other_xfail(self, reason=True):
-        """A verdict whose timeout_abi test reports XFAIL."""
+    def select_fails(self):
+        """A verdict whose timeout_abi test fails."""
         log = ["#  RUN           global.select_folds ...",
                "# timeout_abi.c:114:select_folds:select {-1, 1000000}: 1 (ready)"]
-        if reason:
-            log.append("#      XFAIL     select() folds a negative tv_sec: the kernel predates")
         v = verdict()
-        v["tests"].append(program("timeout_abi", [
-            {"name": "global.select_folds", "status": "XFAIL", "log": log, "tests": []}]))
+        v["tests"].append({"name": "timeout_abi", "status": "FAIL",
+                           "log": ["# timeout_abi: exit status 1"], "tests": [
+                               {"name": "global.select_folds", "status": "FAIL", "log": log,
+                                "tests": []}]})
         return v
 
-    def test_other_xfail_only_on_a_stable_kernel(self):
-        for k in ("base", "stable", "patched"):
-            self.write(k, self.other_xfail())
-        rc, out, err = self.run_report("--stable", self.dir, "base", "stable")
-        self.assertEqual(rc, 0, err)
-        self.assertEqual(self.report_json("base", "stable")["kernels"]["stable"]["xfail"], 1)
-        rc, _, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
-        self.assertEqual(rc, 1)
-        self.assertIn("patched: test XFAIL: timeout_abi/global.select_folds", err)
-        self.assertNotIn("base: test XFAIL", err)
-        # On the base alone, with the target kernel passing the test: the
-        # base predates the fix (compat select(), 0007).
-        passed = self.other_xfail()
-        passed["tests"][-1]["tests"][0]["status"] = "PASS"
-        self.write("patched", passed)
-        rc, _, err = self.run_report(self.dir, "base", "patched", intended_file="/dev/null")
-        self.assertEqual(rc, 0, err)
-        self.write("patched", self.other_xfail())
+    def test_other_test_fails_as_listed_for_a_mainline_commit(self):
         for k in ("base", "stable"):
-            self.write(k, self.other_xfail(reason=False))
-        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
+            self.write(k, self.select_fails())
+        with open(self.known, "w") as f:
+            f.write('timeout_abi/global.select_folds "select: Check the timeval first"\n')
+        rc, out, err = self.run_stable()
+        self.assertEqual(rc, 0, err)
+        with open(report_file(self.dir, "base", "stable", "md")) as f:
+            self.assertIn('"select: Check the timeval first" × 1', f.read())
+        # Unlisted: a failure.
+        rc, _, err = self.run_stable(os.devnull)
         self.assertEqual(rc, 1)
+        self.assertIn("stable: test FAIL: timeout_abi/global.select_folds\n", err)
 
     def test_stable_leniency_does_not_hang_on_predates_rules(self):
         # A stable series that backports every fix leaves no rule it
@@ -161,7 +187,7 @@ class StableReport(Boots):
     def test_stable_backport_that_changes_an_answer_fails(self):
         self.write("base", self.stable_verdict(self.AIO_OLD))
         self.write("stable", self.stable_verdict(None))
-        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
+        rc, _, err = self.run_stable()
         self.assertEqual(rc, 1)
         self.assertIn("differs, and no rule of patches/intended-differences", err)
 
@@ -170,7 +196,7 @@ class StableReport(Boots):
         wrong["x86_64 io_getevents rel sec=-1 nsec=0"] = "ETIME"
         self.write("base", self.stable_verdict(wrong))
         self.write("stable", self.stable_verdict(wrong))
-        rc, _, err = self.run_report("--stable", self.dir, "base", "stable")
+        rc, _, err = self.run_stable()
         self.assertEqual(rc, 1)
         self.assertIn("stable: case failed: x86_64 io_getevents rel sec=-1 nsec=0: "
                       "expected EINVAL, got ETIME", err)

@@ -99,19 +99,31 @@ def number(patch):
     return m.group(1)
 
 
+def mainline_fixes(repo=REPO):
+    """The numbers of the fixes of the mainline series."""
+    return {number(p) for p in ts_series.patches(os.path.join(repo, MAINLINE_DIR, "series"),
+                                                  "fixes")}
+
+
+def not_backported(version, repo=REPO):
+    """The numbers of the mainline fixes that VERSION does not take whole:
+    what its kernels may fail (patches/stable/VERSION/expected-failures)."""
+    parts = partial(version, repo)
+    ported = {number(m) for b, m in backported(version, repo).items() if b not in parts}
+    return mainline_fixes(repo) - ported
+
+
 def split_rules(rules, version, repo=REPO):
     """The mainline RULES (intended.load() of patches/intended-differences)
     for the stable kernel VERSION: (differences, predates), the rules of
     the fixes backported whole and the rules of the others.  StableError names a
     rule whose patch column is no fix of the mainline series."""
-    fixes = {number(p) for p in ts_series.patches(os.path.join(repo, MAINLINE_DIR, "series"),
-                                                   "fixes")}
-    parts = partial(version, repo)
-    ported = {number(m) for b, m in backported(version, repo).items() if b not in parts}
+    fixes = mainline_fixes(repo)
+    missing = not_backported(version, repo)
     differences, predates = [], []
     for r in rules:
         if r.patch not in fixes:
             raise StableError(f"{r.where}: the patch column '{r.patch}' is no fix of "
                               f"{MAINLINE_DIR}/series (its fixes: {', '.join(sorted(fixes))})")
-        (differences if r.patch in ported else predates).append(r)
+        (predates if r.patch in missing else differences).append(r)
     return differences, predates
