@@ -56,6 +56,7 @@ The steps are the modules of scripts/tsanity/mbox/ (build.py runs them in
 order); this file checks that the tree holds the series, reads the
 figures, and publishes the mboxes once every check passed.
 """
+import json
 import os
 import shutil
 import sys
@@ -113,7 +114,7 @@ def main():
                                   tmp=tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    drafts = [stable.draft(v, who, out) for v in stable.versions()]
+    drafts = [stable.draft(v, who, out, report=stable_report(v)) for v in stable.versions()]
     with open(result_file(out, "mbox-summary"), "a") as fh:
         fh.write("\n## Stable drafts\n\nNot addressed: each backport waits for its "
                  "mainline commit (`[ Upstream commit TBD ]`); `scripts/mbox.py "
@@ -133,6 +134,19 @@ def main():
     return 0
 
 
+def stable_report(version):
+    """make stable's report-base-stable.json of the stable kernel VERSION,
+    parsed, or None where make stable has not run."""
+    _, _, lay = ts_cli.context(dict(os.environ, TS_KERNEL=version))
+    path = result_file(lay.boot_results("mainline"), "report", old="base", new="stable",
+                       ext="json")
+    try:
+        with open(path) as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        return None
+
+
 def sendable(version):
     """--stable-sendable X.Y: the stable mbox for stable@, or a refusal
     that names every TBD left."""
@@ -143,7 +157,7 @@ def sendable(version):
     _, _, layout = ts_cli.context()
     out = layout.named_results("mbox-stable")
     os.makedirs(out, exist_ok=True)
-    print(stable.sendable(version, who, out))
+    print(stable.sendable(version, who, out, report=stable_report(version)))
     return 0
 
 

@@ -51,7 +51,18 @@ class StableMboxes(unittest.TestCase):
             names = stable.patch_names(v)
             self.assertEqual(n, len(names))
             hs = heads(text)
-            self.assertEqual(len(hs), n, path)
+            self.assertEqual(len(hs), n + 1, path)
+            # The cover letter first: the backports, and 6.6.y.
+            self.assertIn(f"Subject: [PATCH {v}.y 0/{n}] ", hs[0])
+            cover_text = text.split("\nFrom 0000000000000000000000000000000000000000 ")[0]
+            for name in names:
+                self.assertIn(ts_stable.subject(os.path.join(stable.stable_dir(v), name)),
+                              " ".join(cover_text.split()))
+            self.assertIn("(only its saturation)", " ".join(cover_text.split()))
+            self.assertIn("6.6.y has the same code", cover_text)
+            self.assertIn("Not tested here yet", cover_text)
+            self.assertNotRegex(cover_text, r"@[A-Z_]+@")
+            hs = hs[1:]
             self.assertNotIn("timespec-sanity@example.org>\n", text.replace(
                 msgid.DOMAIN, "domain"), "the project's identity is left in " + path)
             self.assertEqual(text.count("Signed-off-by: Ada Tester <ada@example.net>"), n)
@@ -59,12 +70,25 @@ class StableMboxes(unittest.TestCase):
                 self.assertNotRegex(h, r"(?m)^(To|Cc):", f"{v} {name} is addressed")
                 self.assertIn("From: Ada Tester <ada@example.net>", h)
                 self.assertIn(f"Message-ID: {msgid.message_id(name, v + '.y')}", h)
-            # Threaded to the first patch.
-            for h in hs[1:]:
-                self.assertIn(f"In-Reply-To: {msgid.message_id(names[0], v + '.y')}", h)
+            # Threaded to the cover letter.
+            for h in hs:
+                self.assertIn(f"In-Reply-To: {msgid.message_id('cover-stable', v + '.y')}", h)
             # Today every backport waits for its upstream commit.
             self.assertEqual(len(left), n, left)
             self.assertTrue(all("[ Upstream commit TBD ]" == line for _, _, line in left))
+
+    def test_cover_says_what_make_stable_showed(self):
+        report = {"verdict": "PASS", "problems": [], "kernels": {
+            "base": {"expected_failures": ["liburing/64/wait-timeout-huge",
+                                           "timeout_classes/timeout.io_getevents.time64"]},
+            "stable": {"contract_cases": 29036}}}
+        text = stable.tested("6.1", report)
+        self.assertIn("liburing's tests of the fixes (64/wait-timeout-huge) fail on the base "
+                      "and pass with these backports", text)
+        self.assertIn("29036 timeout inputs", text)
+        report["verdict"] = "FAIL"
+        self.assertIn("did not pass", stable.tested("6.1", report))
+        self.assertIn("Not tested here yet", stable.tested("6.1", None))
 
     def test_sendable_refused_while_tbd_left(self):
         err = io.StringIO()
@@ -97,7 +121,7 @@ class StableMboxes(unittest.TestCase):
         self.assertEqual(path, result_file(out, "stable-mbox", version="6.12"))
         with open(path) as f:
             hs = heads(f.read())
-        self.assertEqual(len(hs), len(stable.patch_names("6.12", repo)))
+        self.assertEqual(len(hs), len(stable.patch_names("6.12", repo)) + 1)
         for h in hs:
             self.assertRegex(h, r"(?m)^To: stable@vger\.kernel\.org$")
             self.assertNotIn("ada@example.net,", h.split("\nSubject:")[0].split("Cc:")[-1])
@@ -118,7 +142,7 @@ class StableMboxes(unittest.TestCase):
 
 class StableSeries(unittest.TestCase):
     """tsanity.stable: which mainline fix each backport is, read from its
-    Link:, and mainline's rules split by it."""
+    note, and mainline's rules split by it."""
 
     def test_backported(self):
         for v in ts_stable.versions():
@@ -160,10 +184,12 @@ class StableSeries(unittest.TestCase):
         with open(p) as f:
             text = f.read()
         with open(p, "w") as f:
-            f.write(re.sub(r"(?m)^Link: https://lore\.kernel\.org/r/0001-.*$", "", text))
+            f.write(text.replace("of the mainline patch \"io_uring/timeout:",
+                                 "of the mainline patch \"io_uring/timer:"))
         with self.assertRaises(ts_stable.StableError) as e:
             ts_stable.backported("6.1", repo)
         self.assertIn(name, str(e.exception))
+        self.assertIn('names "io_uring/timer: saturate a timeout', str(e.exception))
 
 
 if __name__ == "__main__":

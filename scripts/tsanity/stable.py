@@ -1,9 +1,13 @@
 """The stable series: patches/stable/X.Y/, the backports of the mainline
 fixes that go to stable (docs/review.md, "Stable decisions").
 
-Each backport cites its mainline patch in a Link: by that patch's fixed
-Message-ID (tsanity.mbox.msgid), so which mainline patches a stable
-series backports is read from the backports themselves.  make stable
+Each backport names its mainline patch by its subject in its bracketed
+note ("[ Backport to X.Y of the mainline patch "SUBJECT" ...", or "[ Only
+the saturation of the mainline patch "SUBJECT" ..."), as stable backports
+name what they come from until the "[ Upstream commit TBD ]" line can
+give the commit, so which mainline patches a stable series backports is
+read from the backports themselves (no Link: to a posting that does not
+exist yet).  make stable
 derives what each stable kernel must show from that and from the
 mainline list of intended differences (patches/intended-differences,
 whose last column is the number of the patch that makes the change):
@@ -60,23 +64,41 @@ def tbds(version, repo=REPO):
     return left
 
 
+def subject(path):
+    """The subject of a format-patch file, its "[PATCH ...]" prefix off and
+    its folded lines joined."""
+    with open(path) as f:
+        head = f.read().split("\n\n", 1)[0]
+    m = re.search(r"^Subject: (.*(?:\n[ \t].*)*)", head, re.M)
+    if not m:
+        raise StableError(f"{path}: no Subject: header")
+    return re.sub(r"^\[[^\]]*\] *", "", " ".join(m.group(1).split()))
+
+
+# The note of a backport that names its mainline patch.
+NOTE = re.compile(r"^\[ [^\]]*?\bof the mainline patch \"(?P<subject>[^\"]+)\"", re.M)
+
+
 def backported(version, repo=REPO):
     """{backport: mainline patch name}: the mainline patch of patches/series
-    that each backport of VERSION cites in its Link: (a fixed Message-ID,
-    <stem>.v<N>.linux-<X.Y>@...).  StableError names a backport that cites
-    none, or one that is not in the mainline series' fixes part."""
-    fixes = ts_series.patches(os.path.join(repo, MAINLINE_DIR, "series"), "fixes")
+    whose subject each backport of VERSION names in its bracketed note.
+    StableError names a backport that names none, or one that is not in
+    the mainline series' fixes part."""
+    top = os.path.join(repo, MAINLINE_DIR)
+    fixes = {" ".join(subject(os.path.join(top, p)).split()): p
+             for p in ts_series.patches(os.path.join(top, "series"), "fixes")}
     out = {}
     for name in patch_names(version, repo):
         with open(os.path.join(stable_dir(version, repo), name)) as f:
             text = f.read()
-        cited = re.findall(r"^Link: https://lore\.kernel\.org/r/([0-9]{4}-[^/\s]+?)\.v\d+\.linux-"
-                           r"\d+\.\d+@\S+$", text, re.M)
-        hits = [c + ".patch" for c in cited if c + ".patch" in fixes]
-        if len(hits) != 1:
-            raise StableError(f"patches/stable/{version}/{name}: cites {len(hits)} mainline fixes "
-                              f"in its Link: lines, not one ({', '.join(cited) or 'none'})")
-        out[name] = hits[0]
+        # The note's lines joined, as the subject is.
+        named = [" ".join(m["subject"].split()) for m in NOTE.finditer(text)]
+        if len(named) != 1 or named[0] not in fixes:
+            raise StableError(f"patches/stable/{version}/{name}: its note must name one fix of "
+                              f"{MAINLINE_DIR}/series by its subject, as '[ Backport to "
+                              f"{version} of the mainline patch \"SUBJECT\"': it names "
+                              + (", ".join(f'"{n}"' for n in named) or "none"))
+        out[name] = fixes[named[0]]
     return out
 
 

@@ -123,7 +123,7 @@ def write_kernel_mbox(s, base, new, mbox, group, values, waivers, api_lists):
     first_parent = new[idx[0] - 1] if idx[0] > 0 else base
     files = format_group(s.src, first_parent, new[idx[-1]], prefix, s.who, s.tmp)
     cover_file, patches = files[0], files[1:]
-    # Fixed Message-IDs (msgid.py), which the stable backports cite.
+    # Fixed Message-IDs (msgid.py): the mails thread to their cover letter.
     cover_id = message_id(f"cover-{name}", s.version)
     for path, own, parent in [(cover_file, cover_id, None)] + \
             [(pf, message_id(s.patches[i], s.version), cover_id) for i, pf in zip(idx, patches)]:

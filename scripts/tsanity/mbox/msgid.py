@@ -1,16 +1,14 @@
 """The Message-IDs of the mails, fixed before anything is sent.
 
-A stable backport names the mainline patch it backports in a Link: before
-that patch is applied, so the patch's Message-ID must be known in
-advance: it is made from what the repository holds (the patch's file name
-in its series, the kernel the series is for, the posting's revision), not
-from the time or the commit as git format-patch makes it.  make mbox
-writes these ids into every mail (set_ids), and the backports in
-patches/stable/ cite message_id(<mainline patch>, "7.3") (the unit test
-checks that they still do).
+Each id is made from what the repository holds (the patch's file name in
+its series, the kernel the series is for, the posting's revision), not
+from the time or the commit as git format-patch makes it, so that two
+runs of make mbox write the same mails (set_ids threads each to its
+cover letter).  Nothing cites these ids: a stable backport names its
+mainline patch by subject until the commit exists (tsanity.stable), and
+a Link: names only a real posting.
 
-Resending the series (v2) means bumping REVISION: every id changes, and so
-must every Link: that cites one.
+Resending the series (v2) means bumping REVISION: every id changes.
 """
 import os
 import re
@@ -38,11 +36,6 @@ def message_id(patch, kernel, revision=REVISION):
     if not re.fullmatch(r"\d+\.\d+(\.y)?", kernel):
         raise ValueError(f"{kernel}: not a kernel X.Y or X.Y.y")
     return f"<{stem}.v{revision}.linux-{kernel}@{DOMAIN}>"
-
-
-def lore_link(patch, kernel, revision=REVISION):
-    """The Link: URL of that mail on lore.kernel.org."""
-    return "https://lore.kernel.org/r/" + message_id(patch, kernel, revision)[1:-1]
 
 
 def set_ids(text, own, parent=None):
