@@ -7,7 +7,7 @@
 # The analysis half of scripts/audit.sh (which picks the semantic patch and
 # builds the macro file; run that, not this).  Python 3 standard library only.
 #
-#  1. Findings: spatch -D audit with the series' timespec64_timeout.cocci on the
+#  1. Findings: spatch -D audit with --cocci (scripts/audit.cocci) on the
 #     files of $TS_AUDIT_DIRS that git grep finds a timespec token in.  Every
 #     message is "file:line:col-col: WARNING|INFO: fn(): kind: detail"; a row
 #     of the table is one (file, function) with its kinds.
@@ -74,7 +74,7 @@ def parse_args():
     ap.add_argument('--src', required=True, metavar='DIR',
                     help='the kernel tree to audit (git)')
     ap.add_argument('--cocci', required=True, metavar='FILE',
-                    help='the semantic patch (timespec64_timeout.cocci)')
+                    help='the semantic patch (scripts/audit.cocci)')
     ap.add_argument('--cocci-origin', required=True, metavar='TEXT',
                     help='where the semantic patch comes from, for the table')
     ap.add_argument('--base-tag', required=True, metavar='TAG',

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # usage: scripts/audit.sh [--strict] [--doc FILE] | --base
 # Audit how the syscall timeouts of $TS_SRC are checked (docs/audit.md):
-# spatch runs the semantic patch timespec64_timeout.cocci (-D audit) on
+# spatch runs the semantic patch scripts/audit.cocci (-D audit) on
 # $TS_AUDIT_DIRS, scripts/audit.py walks the call graph up from every finding
 # to the syscalls that reach it, and writes $TS_RESULTS/audit/audit.md: one
 # row per function (file, function, entry points served, check used,
@@ -17,20 +17,16 @@
 #               found (make audit)
 #   --doc FILE  also rewrite the tables between the audit markers and the
 #               forms markers of FILE (docs/audit.md), never by hand
-#   --base      audit the unpatched base ($TS_BASE_SRC) with the series'
+#   --base      audit the unpatched base ($TS_BASE_SRC) with the same
 #               semantic patch into $TS_RESULTS/audit-base, and exit 1 unless
 #               it finds every path that the fixes part fixes inconsistent:
 #               the functions of TS_AUDIT_BASE_EXPECT (make audit runs both),
 #               and unless the forms table holds there too
-# The semantic patch is the one the series adds,
-# $TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci, when it has the
-# audit's rules (virtual audit: the 6.12 series); else (the tree has none,
-# or one without the audit's rules) the project's scripts/audit.cocci, the
-# same rules with 7.3's registered wait regions and 7.3's timeout family
-# (7.3's series adds no semantic patch; it once added a narrowed one,
-# without these rules).  TS_AUDIT_COCCI names another (to audit the
-# unpatched tree: TS_SRC=<base-src> TS_AUDIT_COCCI=<the patched tree's or
-# the project's semantic patch>).
+# The semantic patch is the project's scripts/audit.cocci: the series'
+# rules with an audit mode, 7.3's registered wait regions and 7.3's timeout
+# family (the series' own, scripts/coccinelle/api/timespec64_timeout.cocci,
+# is the narrowed one for upstream, without the audit's rules).
+# TS_AUDIT_COCCI names another.
 # Exit status (the same for scripts/audit.sh and scripts/audit.py):
 #   0  audited; with --strict, every timeout-path row is consistent with the
 #      contract, every other timeout form found is an entry of the forms
@@ -99,16 +95,10 @@ spatch_version=$(spatch --version | awk 'NR==1{print $3}')
 	fail "$spatch_lib/standard.h not found (set TS_SPATCH_LIB to spatch's library directory)"
 [ -d "$TS_SRC/.git" ] || [ -f "$TS_SRC/.git" ] || fail "$TS_SRC is not a git tree (run make tree)"
 
-cocci=${TS_AUDIT_COCCI:-$TS_SRC/scripts/coccinelle/api/timespec64_timeout.cocci}
-origin=
-if [ -z "${TS_AUDIT_COCCI:-}" ] && ! { [ -f "$cocci" ] && grep -qx 'virtual audit' "$cocci"; }; then
-	if [ -f "$cocci" ]; then
-		origin="the project's: the tree's has no audit rules"
-	else
-		origin="the project's: the tree has none"
-	fi
-	cocci=$TS_REPO/scripts/audit.cocci
-	TS_AUDIT_COCCI=$cocci
+if [ -n "${TS_AUDIT_COCCI:-}" ]; then
+	cocci=$TS_AUDIT_COCCI origin="TS_AUDIT_COCCI"
+else
+	cocci=$TS_REPO/scripts/audit.cocci origin="the project's"
 fi
 results=$(ts_path named-results audit)
 if [ "$base" -eq 1 ]; then
@@ -118,20 +108,16 @@ if [ "$base" -eq 1 ]; then
 	# leaves unchecked or checks by a rule of its own.
 	expect=$TS_AUDIT_BASE_EXPECT
 	[ -n "$expect" ] || fail "no path is expected inconsistent on Linux $TS_KERNEL's base: TS_AUDIT_BASE_EXPECT is empty (the audit column of the series' fixes file, patches/fixes)"
-	TS_AUDIT_COCCI=$cocci
 	TS_SRC=$TS_BASE_SRC
 	results=$(ts_path named-results audit-base)
 	strict=(--strict)
 fi
-[ -f "$cocci" ] || fail "semantic patch $cocci not found (is patches/series applied? see TS_AUDIT_COCCI)"
+[ -f "$cocci" ] || fail "semantic patch $cocci not found (see TS_AUDIT_COCCI)"
 # The other timeout forms: the project's semantic patch and table, never
 # the tree's.
 forms_cocci=$TS_REPO/scripts/forms.cocci
 [ -f "$forms_cocci" ] || fail "semantic patch $forms_cocci not found"
 [ -f "$TS_AUDIT_FORMS" ] || fail "forms table $TS_AUDIT_FORMS not found (TS_AUDIT_FORMS)"
-if [ -z "$origin" ]; then
-	if [ -n "${TS_AUDIT_COCCI:-}" ]; then origin="TS_AUDIT_COCCI"; else origin="the audited tree's"; fi
-fi
 log "semantic patch: $cocci ($origin); spatch $spatch_version"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-audit.XXXXXX")

@@ -40,7 +40,7 @@ kunitconfig=()
 if k=$(suite_kunitconfig "$src"); then
 	kunitconfig=("$k")
 else
-	log "no KUnit suite of the series in ${TS_PATCHES#"$TS_REPO/"} (kernel/time/tests/.kunitconfig, or the suite timespec64_timeout in kernel/time/time_test.c): built without it"
+	log "no KUnit suite of the series in ${TS_PATCHES#"$TS_REPO/"} (the suite timespec64_timeout in kernel/time/time_test.c): built without it"
 fi
 for v in "${variants[@]}"; do
 	out=$(ts_path check-build "$v")

@@ -6,21 +6,19 @@
 # Users of the headers the series changes (include/linux/time64.h, time.h,
 # futex.h), compiled even where the series does not touch them; each only
 # where it exists and its configuration enables it.  The KUnit suite:
-# 7.3's series adds it to kernel/time/time_test.c, 6.12's has its own file.
+# the series adds it to kernel/time/time_test.c.
 header_users=(kernel/time/time.c kernel/time/hrtimer.c kernel/time/posix-timers.c
 	kernel/time/posix-stubs.c kernel/futex/syscalls.c fs/timerfd.c
-	kernel/time/time_test.c kernel/time/tests/timespec64_kunit.c)
+	kernel/time/time_test.c)
 
 # suite_kunitconfig SRC: the .kunitconfig that builds the series' KUnit
-# suite in SRC as checked out: 6.12's kernel/time/tests/.kunitconfig, else
-# kernel/time/.kunitconfig (it builds kernel/time/time_test.c) where
-# time_test.c has 7.3's suite timespec64_timeout.  Prints nothing and
-# returns 1 where the series has no suite (a stable series).
+# suite in SRC as checked out: kernel/time/.kunitconfig (it builds
+# kernel/time/time_test.c) where time_test.c has the suite
+# timespec64_timeout.  Prints nothing and returns 1 where the series has
+# no suite (a stable series).
 suite_kunitconfig() {
 	local src=$1
-	if [ -f "$src/kernel/time/tests/.kunitconfig" ]; then
-		echo "$src/kernel/time/tests/.kunitconfig"
-	elif [ -f "$src/kernel/time/.kunitconfig" ] &&
+	if [ -f "$src/kernel/time/.kunitconfig" ] &&
 		grep -q '\.name[[:space:]]*=[[:space:]]*"timespec64_timeout"' "$src/kernel/time/time_test.c" 2>/dev/null; then
 		echo "$src/kernel/time/.kunitconfig"
 	else

@@ -28,7 +28,7 @@ out=$(ts_path check-build warnings)
 worktree "$src" "$full"
 trap 'git -C "$src" checkout -q -f --detach "$full" || echo "warning: could not check $full out in $src" >&2' EXIT
 kunitconfig=$(suite_kunitconfig "$src") ||
-	die "no KUnit suite of the series in $src (kernel/time/tests/.kunitconfig, or the suite timespec64_timeout in kernel/time/time_test.c with kernel/time/.kunitconfig)"
+	die "no KUnit suite of the series in $src (the suite timespec64_timeout in kernel/time/time_test.c with kernel/time/.kunitconfig)"
 check_config "$src" "$out" "$TS_REPO/qemu-config/guest.config" "$kunitconfig"
 use_config "$src" "$out"
 mapfile -t objs < <(objects "$src" "$out")

@@ -20,8 +20,8 @@ exceptions() and rst() to the audit, the map and the tests.
   --json   every entry and every set-aside, as JSON
   --check  validate the table (also done by --rst, --json and the audit)
   --check-doc FILE
-           exit 1 unless FILE (the series' Documentation/timers/timeouts.rst)
-           holds the --rst table exactly, as a block of lines
+           exit 1 unless FILE (a Documentation page) holds the --rst
+           table exactly, as a block of lines
 Exit 0, or 1 naming what is wrong with the table, or 2 on a usage error.
 """
 import json

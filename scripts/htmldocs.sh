@@ -4,7 +4,7 @@
 # the alabaster theme that Documentation/sphinx/requirements.txt asks for)
 # on base and on patched, each in $TS_OUT/htmldocs-<kernel>, where <dirs>
 # are the Documentation directories that hold a file the series adds or
-# changes (timers on 6.12, userspace-api on 7.3); fails on any warning or
+# changes (userspace-api on 7.3); fails on any warning or
 # error of patched that base lacks (compared per file and message, line
 # numbers aside).  The pages are in
 # $TS_OUT/htmldocs-patched/Documentation/output/<dir>/; the warnings in
@@ -47,13 +47,6 @@ npatched=$(wc -l <"${warnings[patched]}")
 if [ -n "$new" ]; then
 	echo "$new" | sed 's/^/  /' >&2
 	die "htmldocs ($sphinxdirs): $(echo "$new" | wc -l) warning(s) that base lacks (base $nbase, patched $npatched)"
-fi
-# A page that holds the table of the other timeout forms (6.12's) holds
-# the audit's table (scripts/forms_table.py --rst), generated, never
-# edited by hand.  7.3's page describes only the timeouts the series owns.
-if grep -qx '     - why it stays' "$TS_SRC/$page"; then
-	python3 "$TS_REPO/scripts/forms_table.py" --check-doc "$TS_SRC/$page" ||
-		die "htmldocs: $page does not hold scripts/forms_table.py --rst (regenerate the table in patch $(grep -l "$page" "${patches[@]}" | sed 's#.*/##' | sed -n 1p))"
 fi
 pages=$(ts_path htmldocs-build patched)/Documentation/output/
 echo "htmldocs ($sphinxdirs): no new warning (base $nbase, patched $npatched); pages in $pages"

@@ -21,15 +21,11 @@ set -euo pipefail
 usage="usage: scripts/kunit.sh {x86_64|i386|arm64|sanitizers}"
 [ $# -eq 1 ] || die "$usage"
 variant=$1
-# 7.3's series adds its suite to kernel/time/time_test.c (suite
-# timespec64_timeout, run alone by its name); 6.12's has its own directory.
-if [ -f "$TS_SRC/kernel/time/tests/.kunitconfig" ]; then
-	suite=$TS_SRC/kernel/time/tests source=$suite/timespec64_kunit.c filter=()
-else
-	suite=$TS_SRC/kernel/time source=$suite/time_test.c filter=(timespec64_timeout)
-fi
+# The series adds its suite to kernel/time/time_test.c (suite
+# timespec64_timeout, run alone by its name).
+suite=$TS_SRC/kernel/time source=$TS_SRC/kernel/time/time_test.c filter=(timespec64_timeout)
 [ -f "$suite/.kunitconfig" ] || die "$suite/.kunitconfig not found (run make tree)"
-grep -q 'timespec64_timeout\|timespec64_gen_params' "$source" ||
+grep -q 'timespec64_timeout' "$source" ||
 	die "$source has no timeout family suite (is patches/series applied? run make tree)"
 args=(--kunitconfig="$suite")
 case $variant in

@@ -5,22 +5,15 @@ The judge of a KUnit run: reads the JSON that the tree's kunit.py writes
 (run --json) and the suite's source in the patched tree, and passes the
 run only if every case and row the source defines was reported and
 passed, and nothing else ran.  What is expected comes from the source, not
-from a number typed here.  Two layouts of the source:
-
- - 7.3's series: kernel/time/time_test.c, the suite whose struct
-   kunit_suite has .name = "timespec64_timeout".  Every entry of the
-   struct kunit_case array its .test_cases names is expected: a
-   KUNIT_CASE() is one leaf; a KUNIT_CASE_PARAM() whose generator a
-   KUNIT_ARRAY_PARAM() defines runs exactly one row per entry of that
-   table (its top-level initializers, counted by parsing its braces); a
-   KUNIT_CASE_PARAM() with any other generator (timeout32_gen_params,
-   which keeps the rows that fit in 32 bits, so as many as the
-   architecture allows) at least one row.
- - 6.12's series: kernel/time/tests/timespec64_kunit.c, suite
-   "timespec64", each KUNIT_CASE_PARAM(<case>, timespec64_gen_params)
-   one row per (rel|abs, secs[] name, nsecs[] name), named
-   "<rel|abs> sec=<s> nsec=<ns>" by the suite's suite_init: the rows are
-   expected by name.
+from a number typed here.  The source is 7.3's series'
+kernel/time/time_test.c, the suite whose struct kunit_suite has .name =
+"timespec64_timeout".  Every entry of the struct kunit_case array its
+.test_cases names is expected: a KUNIT_CASE() is one leaf; a
+KUNIT_CASE_PARAM() whose generator a KUNIT_ARRAY_PARAM() defines runs
+exactly one row per entry of that table (its top-level initializers,
+counted by parsing its braces); a KUNIT_CASE_PARAM() with any other
+generator (timeout32_gen_params, which keeps the rows that fit in 32
+bits, so as many as the architecture allows) at least one row.
 
 kunit.py's JSON nests a parameterised case as a group of its rows under
 the suite's group; a case without rows is a leaf of the suite's group.
@@ -44,23 +37,14 @@ import sys
 
 # 7.3's suite, in kernel/time/time_test.c beside time_test_cases.
 SUITE = "timespec64_timeout"
-# 6.12's suite, kernel/time/tests/timespec64_kunit.c.
-OLD_SUITE = "timespec64"
-OLD_GENERATOR = "timespec64_gen_params"
-
-# 6.12's value tables: "} secs[] = {" ... "};", one "{ value, "name", ... }" per row.
-TABLE = r"\}\s*%s\[\]\s*=\s*\{(?P<body>.*?)\n\};"
-ROW_NAME = re.compile(r'\{[^{}"]*?,\s*"(?P<name>[^"]+)"')
-PARAM_CASE = re.compile(r"KUNIT_CASE_PARAM\(\s*(?P<case>\w+)\s*,\s*timespec64_gen_params\s*\)")
 
 
 @dataclasses.dataclass(frozen=True)
 class Case:
     """What one case of the suite must report.  rows: None for a case
-    without parameters (one leaf); an int, exactly that many rows; a
-    tuple, exactly the rows of these names (6.12); 0 < min_rows: at
-    least that many.  why: where the expectation comes from, for the
-    messages."""
+    without parameters (one leaf), else exactly that many rows;
+    0 < min_rows: at least that many.  why: where the expectation comes
+    from, for the messages."""
     name: str
     rows: object = None
     min_rows: int = 0
@@ -81,7 +65,7 @@ class Expected:
             elif c.min_rows:
                 n, bound = n + c.min_rows, True
             else:
-                n += c.rows if isinstance(c.rows, int) else len(c.rows)
+                n += c.rows
         return n, bound
 
 
@@ -223,8 +207,8 @@ def suite_struct(text, suite):
     return named[0]
 
 
-def expected_new(source, suite=SUITE):
-    """What the suite SUITE of SOURCE (7.3's layout) must report."""
+def expected(source, suite=SUITE):
+    """What the suite SUITE of SOURCE must report."""
     text = strip_comments(source)
     array = suite_struct(text, suite).get("test_cases")
     if not array or not re.fullmatch(r"\w+", array):
@@ -263,32 +247,6 @@ def expected_new(source, suite=SUITE):
     return Expected(suite, tuple(out))
 
 
-def expected_old(source):
-    """What 6.12's suite (timespec64_kunit.c) must report: its rows by name."""
-    def names(table):
-        m = re.search(TABLE % table, source, re.S)
-        if not m:
-            raise ValueError(f"the suite's source has no {table}[] table")
-        return ROW_NAME.findall(m["body"])
-    secs, nsecs = names("secs"), names("nsecs")
-    params = PARAM_CASE.findall(source)
-    if not (secs and nsecs and params):
-        raise ValueError("the suite's source generates no row")
-    rows = tuple(f"{mode} sec={s} nsec={ns}"
-                 for mode in ("rel", "abs") for s in secs for ns in nsecs)
-    return Expected(OLD_SUITE, tuple(
-        Case(c, rows=rows, why=f"{OLD_GENERATOR}: {len(rows)} rows, secs[] x nsecs[], "
-             "rel and abs")
-        for c in params))
-
-
-def expected(source):
-    """What the suite of SOURCE must report, in whichever layout it is."""
-    if re.search(r"\b%s\b" % OLD_GENERATOR, source):
-        return expected_old(source)
-    return expected_new(source)
-
-
 # --- judging ---------------------------------------------------------------
 
 def judge(rows, exp):
@@ -317,9 +275,6 @@ def judge(rows, exp):
         if len(path) > 3 or (len(path) == 3 and c.rows is None and not c.min_rows):
             problems.append(f"row {name}: ran, but the suite's source does not generate it")
             continue
-        if len(path) == 3 and isinstance(c.rows, tuple) and path[2] not in c.rows:
-            problems.append(f"row {name}: ran, but the suite's source does not generate it")
-            continue
         got[c.name].append(path[2] if len(path) == 3 else None)
         if status == "SKIP":
             problems.append(f"row {name}: skipped (no skip is accepted in this suite)")
@@ -339,14 +294,7 @@ def judge(rows, exp):
             continue
         if None in reported:
             problems.append(f"case {name}: reported without rows ({c.why})")
-        if isinstance(c.rows, tuple):
-            seen = collections.Counter(r for r in reported if r is not None)
-            for r in c.rows:
-                if r not in seen:
-                    problems.append(f"row {name}.{r}: generated by the source, not reported")
-                elif seen[r] > 1:
-                    problems.append(f"row {name}.{r}: reported {seen[r]} times")
-        elif isinstance(c.rows, int) and nrows != c.rows:
+        if isinstance(c.rows, int) and nrows != c.rows:
             problems.append(f"case {name}: {nrows} rows reported, {c.why}")
         elif c.min_rows and nrows < c.min_rows:
             problems.append(f"case {name}: {nrows} rows reported, {c.why}")

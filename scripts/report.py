@@ -54,7 +54,6 @@ import timeout_classes as tc
 from tsanity import cli as ts_cli
 from tsanity import expected as ts_expected
 from tsanity import layout
-from tsanity import series as ts_series
 from tsanity import stable as ts_stable
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -550,27 +549,12 @@ def main(argv=None):
 
     if args.stable:
         label = f"{os.path.relpath(args.intended, REPO)} (the rules of the fixes backported to {V})"
-    # The expected failures: a stable kernel's, with and without its
-    # backports; the base's, beside the series, on the base alone.
+    if args.expected and not args.stable and args.old != "base":
+        ap.error("--expected: only the base, or a stable kernel, has expected failures")
     try:
-        if args.stable:
-            # A test fails on each kernel that lacks its fix: the base
-            # lacks every fix, base + backports those not backported.
-            listed = ts_expected.load(args.expected or ts_expected.path(
-                ts_stable.stable_dir(V, REPO)), ts_stable.mainline_fixes(REPO), True)
-            missing = ts_stable.not_backported(V, REPO)
-            known = (listed, {t: e for t, e in listed.items()
-                              if e.patch is None or e.patch in missing})
-        elif args.old == "base":
-            series = os.path.dirname(intended.default())
-            fixes = {ts_stable.number(p) for p in ts_series.patches(
-                os.path.join(series, "series"), "fixes")}
-            known = (ts_expected.load(args.expected or ts_expected.path(series), fixes,
-                                      False), {})
-        elif args.expected:
-            ap.error("--expected: only the base, or a stable kernel, has expected failures")
-        else:
-            known = ({}, {})
+        known = (ts_expected.for_stable(V, REPO, args.expected) if args.stable else
+                 ts_expected.for_base(os.path.dirname(intended.default()), args.expected)
+                 if args.old == "base" else ({}, {}))
     except (OSError, ts_expected.ExpectedError, ts_stable.StableError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

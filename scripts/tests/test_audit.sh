@@ -235,8 +235,7 @@ check "audit.sh with a missing forms table exits 2" 2 '^error: forms table .*non
 # "-") and exits $STUB_RC.
 mkdir -p "$tmp/repo/scripts"
 touch "$tmp/repo/scripts/forms.cocci" "$tmp/repo/scripts/forms_table.py"
-# the project's semantic patch, which audit.sh takes where the tree's has no
-# audit rules (7.3's series)
+# the project's semantic patch, which audit.sh takes (no TS_AUDIT_COCCI)
 printf 'virtual audit\n' >"$tmp/repo/scripts/audit.cocci"
 # the kernel that audit.sh names in its messages, as a pattern
 ver_re=$(printf '%s' "${base_tag#base-}" | sed 's/\./\\./g')

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # usage: scripts/tests/test_audit_pick.sh
-# Which semantic patch scripts/audit.sh takes (its header): the audited
-# tree's scripts/coccinelle/api/timespec64_timeout.cocci where it has the
-# audit's rules (virtual audit: 6.12's series), else the project's
-# scripts/audit.cocci, where the tree has none (7.3's series) or one
-# without them; TS_AUDIT_COCCI overrides both.  audit.py is a stub (TS_REPO)
+# Which semantic patch scripts/audit.sh takes (its header): the project's
+# scripts/audit.cocci, whether the audited tree has a
+# scripts/coccinelle/api/timespec64_timeout.cocci (7.3's series: the
+# narrowed one for upstream) or not, even one with the audit's rules;
+# TS_AUDIT_COCCI names another.  audit.py is a stub (TS_REPO)
 # that answers "consistent", so each run takes a second: what is tested is
 # the choice audit.sh prints, not an audit.
 # Prints "ok - ..." or "not ok - ..." per expectation (TAP), and exits 1 if
@@ -56,14 +56,14 @@ pick() {
 version=$(spatch --version | awk 'NR==1{print $3}')
 project="$tmp/repo/scripts/audit.cocci"
 pick "the tree has no semantic patch: the project's" \
-	"$project (the project's: the tree has none); spatch $version"
+	"$project (the project's); spatch $version"
 mkdir -p "$(dirname "$tree_cocci")"
 printf '@r@\n@@\n- fake_never_called_anywhere();\n' >"$tree_cocci"
 pick "the tree's has no audit rules: the project's" \
-	"$project (the project's: the tree's has no audit rules); spatch $version"
+	"$project (the project's); spatch $version"
 printf 'virtual audit\n' >>"$tree_cocci"
-pick "the tree's has the audit rules: the tree's" \
-	"$tree_cocci (the audited tree's); spatch $version"
+pick "the tree's has the audit rules: still the project's" \
+	"$project (the project's); spatch $version"
 printf 'virtual audit\n' >"$tmp/other.cocci"
 pick "TS_AUDIT_COCCI names another: that one" \
 	"$tmp/other.cocci (TS_AUDIT_COCCI); spatch $version" TS_AUDIT_COCCI="$tmp/other.cocci"

@@ -29,7 +29,7 @@ class BenchReport(unittest.TestCase):
         os.makedirs(layout.run_dir(self.dir, kernel), exist_ok=True)
         return layout.result_file(self.dir, "serial-round", kernel=kernel, round=n)
 
-    def run_report(self, lines, raw=None, version="6.12"):
+    def run_report(self, lines, raw=None, version="7.3"):
         """lines: {kernel: ["# bench" lines without the prefix, ...]} of one
         round; raw: {kernel: [other serial lines]}; version: the series'
         kernel (TS_KERNEL), whose fixes part the report judges by."""
@@ -43,10 +43,13 @@ class BenchReport(unittest.TestCase):
 
     @staticmethod
     def fixed_entries(base_refuse):
-        """The quick and refuse paths of every fixes' entry, one ABI each;
-        base answers base_refuse on the refuse paths."""
-        entries = ("io_uring-timeout", "io_uring_enter-ext_arg", "io_uring_register-sync_cancel",
-                   "io_getevents", "setsockopt-vsock_connect_timeout", "ioctl-pps_fetch")
+        """The quick and refuse paths of every fixes' entry of 7.3's
+        series, one ABI each; base answers base_refuse on the refusing
+        fixes' refuse paths.  The saturating fixes' entries (io_uring's SQE
+        timeouts and wait) cost the same everywhere, and every kernel
+        refuses the SQE timeouts' {-1, 0}."""
+        entries = ("io_uring_enter-reg_wait", "io_uring_register-sync_cancel", "io_getevents",
+                   "setsockopt-vsock_connect_timeout", "ioctl-pps_fetch")
         out = {"base": [], "fixes": [], "patched": []}
         for i, e in enumerate(entries):
             out["base"] += [f"x86_64:{e} quick insn/call: {600 + i}.00 {600 + i}.00",
@@ -54,6 +57,10 @@ class BenchReport(unittest.TestCase):
             for k in ("fixes", "patched"):
                 out[k] += [f"x86_64:{e} quick insn/call: {604 + i}.00 {604 + i}.00",
                            f"x86_64:{e} refuse insn/call: 500.00 500.00"]
+        for k in out:
+            out[k] += ["x86_64:io_uring_enter-ext_arg quick insn/call: 700.00 700.00",
+                       "x86_64:io_uring-timeout quick insn/call: 900.00 900.00",
+                       "x86_64:io_uring-timeout refuse insn/call: 500.00 500.00"]
         return out
 
     def test_equal_counts_are_zero_and_a_difference_shows(self):
@@ -133,14 +140,14 @@ class BenchReport(unittest.TestCase):
         row = [x for x in rows if x["entry"] == "io_getevents" and x["path"] == "refuse"][0]
         self.assertEqual(row["not refused"], {"base": ["blocked"]})
         self.assertEqual(row["fixes-base"], "n/a")
-        self.assertEqual(row["fix"], "0004")
+        self.assertEqual(row["fix"], "0006")
 
     def test_the_cost_of_each_fix_is_stated(self):
         r = self.run_report(self.fixed_entries("0"))
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("- 0004 aio: the io_getevents() and io_pgetevents() timeout checked: "
+        self.assertIn("- 0006 aio: the io_getevents() and io_pgetevents() timeout checked: "
                       "x86_64:io_getevents +4.00 (+4.00)", r.stdout)
-        self.assertIn("- 0006 PPS_FETCH: a negative nsec refused: x86_64:ioctl-pps_fetch "
+        self.assertIn("- 0009 PPS_FETCH: a negative nsec refused: x86_64:ioctl-pps_fetch "
                       "+4.00 (+4.00)", r.stdout)
 
     def test_a_fix_without_a_measured_entry_fails(self):
@@ -149,17 +156,17 @@ class BenchReport(unittest.TestCase):
             lines[k] = [l for l in lines[k] if "ioctl-pps_fetch" not in l]
         r = self.run_report(lines)
         self.assertEqual(r.returncode, 1)
-        self.assertIn("fix 0006: no quick path of ioctl-pps_fetch measured", r.stderr)
+        self.assertIn("fix 0009: no quick path of ioctl-pps_fetch measured", r.stderr)
 
     def test_a_fixed_entry_not_refused_on_fixes_or_patched_fails(self):
         for k in ("fixes", "patched"):
             lines = self.fixed_entries("ETIME")
-            lines[k] = [l.replace("io_uring-timeout refuse insn/call: 500.00 500.00",
-                                  "io_uring-timeout refuse not refused: ETIME")
+            lines[k] = [l.replace("io_getevents refuse insn/call: 500.00 500.00",
+                                  "io_getevents refuse not refused: ETIME")
                         for l in lines[k]]
             r = self.run_report(lines)
             self.assertEqual(r.returncode, 1, k)
-            self.assertIn(f"bench x86_64:io_uring-timeout refuse: not refused on {k} (ETIME): "
+            self.assertIn(f"bench x86_64:io_getevents refuse: not refused on {k} (ETIME): "
                           "fixes and patched must refuse it", r.stderr)
 
     def test_another_entry_not_refused_fails_even_on_base(self):
@@ -279,10 +286,12 @@ class BenchReport73(unittest.TestCase):
         self.assertIn("io_uring-timeout refuse: not refused on base (0): only the fixes' "
                       "entries may be not refused, on base", r.stderr)
 
-    def test_an_unknown_kernel_fails_named(self):
-        r = self.run_report(self.lines73(), version="6.1")
-        self.assertNotEqual(r.returncode, 0)
-        self.assertIn("knows no fixes part of Linux 6.1", r.stderr)
+    def test_a_kernel_without_a_series_fails_named(self):
+        # The stable kernels have backports, not a series of their own.
+        for version in ("6.1", "6.12"):
+            r = self.run_report(self.lines73(), version=version)
+            self.assertNotEqual(r.returncode, 0, version)
+            self.assertIn(f"knows no fixes part of Linux {version}:", r.stderr)
 
 
 if __name__ == "__main__":

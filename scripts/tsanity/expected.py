@@ -28,6 +28,9 @@ what the change does).
 import os
 import re
 
+from . import series as ts_series
+from . import stable as ts_stable
+
 FILE = "expected-failures"
 LINE = re.compile(r'^(?P<test>[^\s/]+/\S+)\s+(?:(?P<patch>\d{4})|"(?P<commit>[^"]+)")\s*$')
 
@@ -82,3 +85,24 @@ def load(file: str, fixes: set[str], commits_allowed: bool) -> dict[str, Entry]:
                                     "changes")
             out[m["test"]] = Entry(m["test"], m["patch"], m["commit"], where)
     return out
+
+
+def for_base(series_dir: str, file: str | None = None) -> tuple[dict[str, Entry], dict]:
+    """The lists of a comparison of the base with fixes or patched: the
+    series' list (FILE, default SERIES_DIR/expected-failures) on the base,
+    each test for a fix of the series' fixes part; none on the other."""
+    fixes = {ts_stable.number(p) for p in ts_series.patches(
+        os.path.join(series_dir, "series"), "fixes")}
+    return load(file or path(series_dir), fixes, False), {}
+
+
+def for_stable(version: str, repo: str, file: str | None = None) -> tuple[dict, dict]:
+    """The lists of make stable's comparison of VERSION's base with base +
+    backports (FILE, default patches/stable/VERSION/expected-failures): a
+    test fails on each kernel that lacks its fix, so the base gets every
+    test listed, base + backports those of the fixes not backported and
+    of the mainline changes."""
+    listed = load(file or path(ts_stable.stable_dir(version, repo)),
+                  ts_stable.mainline_fixes(repo), True)
+    missing = ts_stable.not_backported(version, repo)
+    return listed, {t: e for t, e in listed.items() if e.patch is None or e.patch in missing}

@@ -1,5 +1,5 @@
 """The fixes part of a kernel's series, fix by fix (the file `fixes` beside
-its `series`: patches/fixes, patches/v6.12/fixes): what each fix changes,
+its `series`: patches/fixes): what each fix changes,
 whether it adds a refuse path, the bench's entry points whose cost it
 changes and the functions whose timeout it checks.  Written once there;
 make bench and make audit derive from it."""

@@ -11,11 +11,10 @@ import subprocess
 # file (its order and parts), the patches, intended-differences,
 # checkpatch.waivers and (7.3) new-interfaces.  Any other kernel has no
 # series of its own.
-# patches/ is the mainline series (7.3, the default kernel); patches/v6.12/
-# is the series as it was completed on 6.12, still runnable with
-# TS_KERNEL=6.12 (the stable kernels get backports of the fixes instead:
-# patches/stable/).
-SERIES = {"7.3": "patches", "6.12": "patches/v6.12"}
+# patches/ is the mainline series (7.3, the default kernel); the stable
+# kernels (6.12, 6.1) have none of their own: they get backports of the
+# fixes instead (patches/stable/).
+SERIES = {"7.3": "patches"}
 
 # The kernels of a tree: base (Debian's source), fixes (base + the fixes
 # part of the series), patched (base + the whole series), and on a stable

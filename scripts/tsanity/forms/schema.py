@@ -13,7 +13,7 @@ ENTRIES, a list of dicts, one per interface:
                findings to the entry that lists its function, and fails on
                an entry none of whose functions it finds (a stale table)
   rule         "contract" when the answers are the timespec contract's for
-               a relative timeout (Documentation/timers/timeouts.rst), else
+               a relative timeout (Documentation/userspace-api/timeouts.rst), else
                a short name of the interface's own rule
   decision     "kept as ABI" (the rule stays), "converted" (the series moves
                the code onto the contract's helpers, answers unchanged) or

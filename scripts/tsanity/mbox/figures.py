@@ -21,12 +21,8 @@ def figures(layout, src, head):
     except (OSError, ValueError) as e:
         die(f"no KUnit results ({e}): run make test first")
     f["kunit_rows"] = len(rows)
-    # The suite as the series has it (scripts/kunit.sh chooses the same):
-    # 6.12's own directory, or 7.3's suite in kernel/time/time_test.c.
-    old = os.path.join("kernel", "time", "tests")
-    f["kunit_suite"] = (os.path.join(old, "timespec64_kunit.c")
-                        if os.path.exists(os.path.join(src, old, ".kunitconfig"))
-                        else "kernel/time/time_test.c, suite timespec64_timeout")
+    # The suite as the series has it (the one scripts/kunit.sh runs).
+    f["kunit_suite"] = "kernel/time/time_test.c, suite timespec64_timeout"
     f["kunit_pass"] = sum(1 for _, s in rows if s == "PASS")
     # The other architectures, where make check ran them.
     f["kunit_arch"] = []
@@ -43,7 +39,7 @@ def figures(layout, src, head):
             die(f"{os.path.relpath(path, layout.results)} is not readable ({e})")
         f["kunit_arch"].append(
             f"{arch} {sum(1 for _, s in other if s == 'PASS')} of {len(other)}")
-    # scripts/report.py's reports, all in $TS_RESULTS/tests: 6.12 against
+    # scripts/report.py's reports, all in $TS_RESULTS/tests: the base against
     # the whole series (make test), against the fixes alone, and the fixes
     # against the whole series (make fixes).
     tests = layout.boot_results("tests")
