@@ -90,7 +90,7 @@ suites_initramfs() {
 }
 # stable_initramfs: the archive of the suite "stable" (see above).
 stable_initramfs() {
-	local tests_cpio name prog secs s abi d f lines files="dir /suites 0755 0 0"$'\n' deps=()
+	local tests_cpio name prog secs s abi d f lines want got files="dir /suites 0755 0 0"$'\n' deps=()
 	tests_cpio=$("$0" tests) || die "the tests initramfs did not build"
 	mkdir -p "$b"
 	lines=$(cat "$(dirname "$tests_cpio")/tests")$'\n'
@@ -108,15 +108,24 @@ stable_initramfs() {
 	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$cfg/stable")
 	[ ${#deps[@]} -gt 0 ] || die "no program listed in $cfg/stable"
 	printf '%s' "$lines" | write_if_changed "$b/tests"
-	# gen_init_cpio takes a directory twice; the kernel too.
-	printf '%sfile /etc/tests %s 0644 0 0\n' "$(printf '%s' "$files" | awk '!seen[$0]++')" \
-		"$b/tests" | write_if_changed "$b/overlay.list"
+	# Each directory once (the kernel would take it twice; the list is read
+	# better without).
+	{
+		printf '%s' "$files" | awk '!seen[$0]++'
+		printf 'file /etc/tests %s 0644 0 0\n' "$b/tests"
+	} | write_if_changed "$b/overlay.list"
 	make -s -f "$cfg/initramfs.mk" B="$b" TREE="$TS_SRC" "$b/gen_init_cpio" >&2 ||
 		die "building gen_init_cpio in $b failed"
-	"$b/gen_init_cpio" -t 0 "$b/overlay.list" >"$b/overlay.cpio.tmp" ||
+	"$b/gen_init_cpio" -t 0 "$b/overlay.list" >"$b/overlay.cpio" ||
 		die "gen_init_cpio $b/overlay.list failed"
-	cat "$tests_cpio" "$b/overlay.cpio.tmp" >"$b/initramfs.cpio.tmp"
-	rm -f "$b/overlay.cpio.tmp"
+	# The overlay must hold every program and the new /etc/tests.
+	want=$(awk '$1 == "file" { print substr($2, 2) }' "$b/overlay.list" | LC_ALL=C sort)
+	got=$(cpio -it --quiet <"$b/overlay.cpio" | LC_ALL=C sort) ||
+		die "cpio cannot list $b/overlay.cpio"
+	got=$(comm -12 <(printf '%s\n' "$want") <(printf '%s\n' "$got"))
+	[ "$got" = "$want" ] || die "$b/overlay.cpio lacks files of $b/overlay.list: $(
+		comm -23 <(printf '%s\n' "$want") <(printf '%s\n' "$got") | tr '\n' ' ')"
+	cat "$tests_cpio" "$b/overlay.cpio" >"$b/initramfs.cpio.tmp"
 	if cmp -s "$b/initramfs.cpio.tmp" "$b/initramfs.cpio"; then
 		rm -f "$b/initramfs.cpio.tmp"
 	else
