@@ -10,6 +10,7 @@ import sys
 from . import config as config_mod
 from . import fixes as fixes_mod
 from . import kernel as kernel_mod
+from . import kernels as kernels_mod
 from . import layout as layout_mod
 from . import newapi as newapi_mod
 from . import series as series_mod
@@ -76,9 +77,17 @@ def newapi_tree(arg, environ=None):
     return context(env)[2].base_src
 
 
-def newapi(a):
+def newapi(a, kernel):
     """ts newapi: list what NEW adds, check its classification, or put
-    the classification's table into a page.  0 done; 1 problems, named."""
+    the classification's table into a page.  0 done; 1 problems, named.
+    Without OLD and NEW: TS_KERNEL's row says them."""
+    if a.old is None and a.new is None:
+        a.old, a.new = kernels_mod.row(kernel.version).newapi_base, kernel.version
+        if not a.old:
+            raise newapi_mod.NewApiError(f"Linux {kernel.version} has no newapi_base in its "
+                                         "row (tsanity.kernels): name OLD and NEW")
+    elif a.new is None:
+        raise newapi_mod.NewApiError("name both OLD and NEW, or neither")
     if a.file:
         path = a.file
     elif kernel_mod.SERIES.get(a.new):
@@ -127,6 +136,8 @@ def main(argv=None):
     p.add_argument("part", nargs="?")
     sub.add_parser("variables", help="the TS_* variables one can set, with their defaults")
     sub.add_parser("stable", help="the kernels X.Y with a stable series (patches/stable/X.Y/)")
+    p = sub.add_parser("row", help="a field of TS_KERNEL's row (tsanity.kernels; empty: none)")
+    p.add_argument("field", choices=kernels_mod.FIELDS)
     p = sub.add_parser("kernel", help="the kernel's source: package, version, tarball")
     p.add_argument("what", choices=["source", "record"],
                    help="source: find (or fetch) it; record: what the trees were extracted from")
@@ -147,8 +158,10 @@ def main(argv=None):
                    help="with list: the programs the chosen ones run (staged, not run)")
     p = sub.add_parser("newapi", help="what kernel NEW adds over OLD (syscalls, io_uring "
                        "codes and flags) and its classification (patches/new-interfaces)")
-    p.add_argument("old", help="a kernel X.Y (its base tree) or a tree")
-    p.add_argument("new", help="a kernel X.Y (its base tree) or a tree")
+    p.add_argument("old", nargs="?", help="a kernel X.Y (its base tree) or a tree "
+                   "(default: the newapi_base of TS_KERNEL's row)")
+    p.add_argument("new", nargs="?", help="a kernel X.Y (its base tree) or a tree "
+                   "(default: TS_KERNEL)")
     p.add_argument("--file", help="the classification (default: NEW's series' new-interfaces)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--check", action="store_true",
@@ -187,6 +200,8 @@ def main(argv=None):
         elif a.cmd == "stable":
             for v in stable_mod.versions(cfg.repo):
                 print(v)
+        elif a.cmd == "row":
+            print(getattr(kernels_mod.row(kernel.version), a.field))
         elif a.cmd == "series":
             for name in series_mod.patches(a.file, a.part or None):
                 print(name)
@@ -225,7 +240,7 @@ def main(argv=None):
                           file=sys.stderr)
                 print(f"{r['package']}\t{r['version']}\t{r['suite']}\t{r['tree']}")
         elif a.cmd == "newapi":
-            return newapi(a)
+            return newapi(a, kernel)
         elif a.cmd == "waivers":
             from . import waivers as waivers_mod  # its WaiverError is a ValueError
             for w in waivers_mod.load(a.file, a.series):

@@ -5,6 +5,8 @@ import dataclasses
 import os
 import subprocess
 
+from . import kernels
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -36,7 +38,8 @@ def _audit_base_expect(v, e):
 USER = [
     ("TS_REPO", lambda v, e: REPO, "this repository"),
     ("TS_WORK", lambda v, e: os.path.join(_cache_home(e), "timespec-sanity"), "every build product"),
-    ("TS_KERNEL", "7.3", "the kernel: Debian's linux-source-<TS_KERNEL>"),
+    ("TS_KERNEL", lambda v, e: kernels.mainline(),
+     "the kernel: Debian's linux-source-<TS_KERNEL> (default: the mainline series')"),
     ("TS_TARBALL", "", "the kernel's source tarball, given by hand (default: the Debian package's)"),
     ("TS_KERNEL_DEB", "", "the kernel's linux-source .deb, given by hand (default: apt's)"),
     ("TS_JOBS", lambda v, e: _nproc(), "make -j of every kernel build"),

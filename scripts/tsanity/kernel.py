@@ -7,14 +7,14 @@ import os
 import re
 import subprocess
 
-# The series of each kernel, a directory of the repository with a series
-# file (its order and parts), the patches, intended-differences,
-# checkpatch.waivers and (7.3) new-interfaces.  Any other kernel has no
-# series of its own.
-# patches/ is the mainline series (7.3, the default kernel); the stable
-# kernels (6.12, 6.1) have none of their own: they get backports of the
-# fixes instead (patches/stable/).
-SERIES = {"7.3": "patches"}
+from . import kernels
+
+# The series of each kernel (tsanity.kernels' rows), a directory of the
+# repository with a series file (its order and parts), the patches,
+# intended-differences, checkpatch.waivers and new-interfaces.  Any other
+# kernel has no series of its own: the stable kernels get backports of
+# the fixes instead (patches/stable/).
+SERIES = kernels.series()
 
 # The kernels of a tree: base (Debian's source), fixes (base + the fixes
 # part of the series), patched (base + the whole series), and on a stable
@@ -22,7 +22,7 @@ SERIES = {"7.3": "patches"}
 NAMES = ("base", "fixes", "patched", "stable")
 # The kernel of the mainline series (patches/), whose selftests make stable
 # boots on the stable kernels.
-MAINLINE = next(v for v, d in SERIES.items() if d == "patches")
+MAINLINE = kernels.mainline()
 
 
 class KernelError(Exception):
