@@ -82,10 +82,16 @@ class StableMboxes(unittest.TestCase):
             "base": {"expected_failures": ["liburing/64/wait-timeout-huge",
                                            "timeout_classes/timeout.io_getevents.time64"]},
             "stable": {"contract_cases": 29036}}}
-        text = stable.tested("6.1", report)
+        text = stable.tested("6.12", report)
         self.assertIn("liburing's tests of the fixes (64/wait-timeout-huge) fail on the base "
                       "and pass with these backports", text)
         self.assertIn("29036 timeout inputs", text)
+        # 0002's test: patches 1 (0001) and 3 (0005's saturation) unshown.
+        self.assertIn("No test here tells patches 1 and 3 from the base.", text)
+        report["kernels"]["base"]["expected_failures"].append(
+            "liburing/64/timeout-carry-overflow")
+        self.assertIn("No test here tells patch 3 from the base.",
+                      stable.tested("6.12", report))
         report["verdict"] = "FAIL"
         self.assertIn("did not pass", stable.tested("6.1", report))
         self.assertIn("Not tested here yet", stable.tested("6.1", None))

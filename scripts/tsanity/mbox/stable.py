@@ -16,6 +16,7 @@ any patch of the series still holds a TBD, naming each (patch, line).
 import os
 import re
 
+from .. import expected
 from .. import stable as ts_stable
 from ..config import REPO
 from ..layout import result_file
@@ -50,22 +51,31 @@ COVER = os.path.join(REPO, "docs", "mbox", "stable.in")
 PROOF = re.compile(r"^liburing/")
 
 
-def tested(version, report):
+def tested(version, report, repo=REPO):
     """The cover letter's paragraph on what make stable showed: REPORT is
-    its report-base-stable.json for VERSION (None: not run here)."""
+    its report-base-stable.json for VERSION (None: not run here).  The
+    backports that no test tells from the base are named."""
     if not report:
         return ("Not tested here yet: make stable boots Debian's linux-source-"
                 f"{version} with and without these backports under QEMU and requires "
                 "liburing's tests of the fixes to fail on the base and pass with them.")
     base, new = report["kernels"]["base"], report["kernels"]["stable"]
+    listed = expected.load(expected.path(stable_dir(version, repo)),
+                           ts_stable.mainline_fixes(repo), True)
     proof = sorted(t for t in base.get("expected_failures", []) if PROOF.match(t))
     if report["verdict"] != "PASS" or not proof:
         return (f"Not tested here: the last make stable on {version} did not pass "
                 f"({len(report['problems'])} problems).")
+    shown = {listed[t].patch for t in proof if t in listed}
+    names = patch_names(version, repo)
+    ported = ts_stable.backported(version, repo)
+    unshown = [str(i) for i, n in enumerate(names, 1) if ts_stable.number(ported[n]) not in shown]
     return (f"Tested under QEMU on Debian's linux-source-{version}: liburing's tests of "
             f"the fixes ({', '.join(t.split('/', 1)[1] for t in proof)}) fail on the "
             f"base and pass with these backports, and the {new['contract_cases']} "
-            "timeout inputs of the series' selftests are answered as on the base.")
+            "timeout inputs of the series' selftests are answered as on the base."
+            + (f" No test here tells patch{'es' if len(unshown) > 1 else ''} "
+               f"{' and '.join(unshown)} from the base." if unshown else ""))
 
 
 def cover(version, who, names, report, repo=REPO):
@@ -78,7 +88,7 @@ def cover(version, who, names, report, repo=REPO):
         items.append(f"- {ts_stable.subject(path)}" + (" (only its saturation)" if only
                                                         else ""))
     subject, body = fill(COVER, {"@VERSION@": version, "@BACKPORTS@": "\n".join(items),
-                                 "@TESTED@": tested(version, report)})
+                                 "@TESTED@": tested(version, report, repo)})
     return (f"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
             f"From: {fmt_addr(*who)}\n"
             f"Subject: [PATCH {version}.y 0/{len(names)}] {subject}\n\n{body}\n-- \n")
