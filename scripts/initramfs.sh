@@ -90,11 +90,13 @@ suites_initramfs() {
 }
 # stable_initramfs: the archive of the suite "stable" (see above).
 stable_initramfs() {
-	local tests_cpio name prog secs s abi d f lines want got files="dir /suites 0755 0 0"$'\n' deps=()
+	local tests_cpio name prog secs skip s abi d f lines want got files="dir /suites 0755 0 0"$'\n' deps=()
 	tests_cpio=$("$0" tests) || die "the tests initramfs did not build"
 	mkdir -p "$b"
 	lines=$(cat "$(dirname "$tests_cpio")/tests")$'\n'
 	while read -r name prog secs; do
+		case $name in liburing) skip=77 ;; libaio) skip=3 ;; *) die "$cfg/stable: no suite '$name' (liburing, libaio)" ;; esac
+		[[ $secs =~ ^[1-9][0-9]*$ ]] || die "$cfg/stable: '$name $prog $secs': not SUITE PROGRAM SECONDS"
 		s=$(ts_path suite-stage "$name")
 		for abi in 64 32; do
 			f=$s/$abi/$prog
@@ -102,7 +104,7 @@ stable_initramfs() {
 			d=/suites/$name/$abi
 			files+="dir /suites/$name 0755 0 0"$'\n'"dir $d 0755 0 0"$'\n'
 			files+="file $d/$prog $f 0755 0 0"$'\n'
-			lines+="$d/$prog $secs 77 /tmp $name/$abi/$prog"$'\n'
+			lines+="$d/$prog $secs $skip $d $name/$abi/$prog"$'\n'
 			deps+=("$f")
 		done
 	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$cfg/stable")

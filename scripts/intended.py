@@ -1,4 +1,4 @@
-"""The intended differences between 6.12 and the patched kernel.
+"""The intended differences between the base kernel and the patched one.
 
 Reads a list of them, patches/intended-differences (its header documents
 the format), and says which integration-boot case a rule covers.  The
@@ -126,7 +126,7 @@ def rule_for(rules, name, case):
 
 def fails_by_design(rules, case):
     """True if a rule covers the case (a dict as timeout_classes.diag()
-    returns) and the case answered what the rule says 6.12 answers: on the
+    returns) and the case answered what the rule says the base answers: on the
     base kernel, such a case fails the contract on purpose."""
     r = rule_for(rules, case["name"], case)
     return r is not None and case["got"] == r.base

@@ -46,7 +46,7 @@ class Case:
     0 < min_rows: at least that many.  why: where the expectation comes
     from, for the messages."""
     name: str
-    rows: object = None
+    rows: int | None = None
     min_rows: int = 0
     why: str = ""
 

@@ -187,6 +187,10 @@ def judge_kernel(k, rules, old, problems, predates=(), stable=False, known=None)
                                                        else "") + ": "
                                 + "; ".join(l for l in log if "SKIP" in l))
         e = known.get(name)
+        if e and not leaf:
+            problems.append(f"{kernel}: {e.where}: {name} is a program, not a test: a list "
+                            "names the tests that fail")
+            e = None
         if leaf and e and st != "FAIL":
             problems.append(f"{kernel}: test {st}: {name}, which {e.where} lists as an "
                             f"expected failure ({e.reason()}): the list is wrong")
@@ -202,7 +206,11 @@ def judge_kernel(k, rules, old, problems, predates=(), stable=False, known=None)
                        and all(tc.only_failed_inputs(l) for l in log)
                        and len(failing[name]) in tc.expect_wrong(log))
         elif leaf:
-            allowed = True
+            # A failure, not a crash or a hang: nothing killed it, and a
+            # program of its own (a top-level leaf) exited with status 1.
+            top = name == t["name"]
+            allowed = (not [l for l in log if any(w in l for w in INIT_KILLED)]
+                       and (not top or init_exit_1(t["name"]) in log))
         else:
             below = [n for n in tests if n.startswith(name + "/") and not tests[n]["tests"]
                      and tests[n]["status"] not in ("PASS", "SKIP")]
@@ -227,7 +235,7 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
     """Judge kernel new against kernel old from the verdicts under results,
     with the rules of intended.load(); label names their list in the
     problems; KNOWN: the lists of expected failures of old and new
-    (tsanity.expected.load()).  Returns (problems, data): the problems found (none: PASS)
+    (tsanity.expected.for_base(), for_stable()).  Returns (problems, data): the problems found (none: PASS)
     and what render_md() and render_json() show."""
     problems = []
     ks = {name: read_kernel(results, name, problems) for name in (old, new)}
@@ -246,7 +254,7 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
 
     # Every test of either kernel, by its path in the KTAP tree, and every
     # contract case.  On the old kernel a case that a rule covers fails
-    # the contract by design when it answered what the rule says 6.12
+    # the contract by design when it answered what the rule says the base
     # answers; a test may fail only by such cases, all of its inputs run.
     # Otherwise the kernels' tests must end alike.
     if a["random"] != b["random"]:
@@ -334,7 +342,7 @@ def leaf_counts(k):
 
 
 def expected_failed(k, listed):
-    """{reason: tests} of the listed tests that failed as listed."""
+    """How many of the listed tests failed as listed, by reason."""
     out = collections.Counter()
     for name, e in listed.items():
         if name in k.get("failed_by_design", ()):
@@ -380,7 +388,8 @@ def render_md(problems, data, version):
             out += [f"{words.get(name, name)}: {sum(failed.values())} of the "
                     f"{len(listed)} tests that {os.path.relpath(where, REPO)} lists as expected "
                     "failures failed as listed (by the change each waits for: "
-                    + ", ".join(f"{r} × {n}" for r, n in sorted(failed.items())) + ").", ""]
+                    + (", ".join(f"{n} × {r}" for r, n in sorted(failed.items())) or "none")
+                    + ").", ""]
         if k.get("absent"):
             out += [f"{words.get(name, name)}: skipped for want of what this kernel lacks: "
                     + ", ".join(f"{n} × {r}" for r, n in sorted(k["absent"].items())) + ".",

@@ -65,8 +65,8 @@ DIAG = re.compile(r"#\s*(?P<name>\S.*?):"
 # The closing line of a test: every input was tried.
 DONE = re.compile(r"^# (?P<test>\S+ \S+ \S+): (?P<n>\d+) inputs, (?P<k>\d+) not answered "
                   r"as the contract says$")
-# The harness's line for the test's EXPECT_EQ(0, wrong) (t.wrong where the
-# counter was a struct's, t.wrong, in the test's earlier form).
+# The harness's line for the test's EXPECT_EQ(0, wrong) (t.wrong in the
+# test's earlier form, whose counter was a field of a struct).
 EXPECT_WRONG = re.compile(r"^# \S+:\d+:\S+:Expected 0 \(0\) == (?:t\.)?wrong \((?P<k>\d+)\)$")
 # The harness's other lines of a test that failed.
 RUN = re.compile(r"^# +RUN +\S+ \.\.\.$")

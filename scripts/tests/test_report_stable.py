@@ -86,11 +86,13 @@ class StableReport(Boots):
     def test_stable_passes_what_its_backports_fix(self):
         # liburing's test of a backported fix, as qemu-config/stable
         # adds it: FAIL on the base, PASS with the backports.
-        def prog(status):
+        name = "liburing/64/timeout-carry-overflow"
+
+        def prog(status, end="exit status 1"):
             v = verdict()
-            v["tests"].append({"name": "liburing/64/timeout-carry-overflow", "status": status,
-                               "log": ["boottime abs {1, LLONG_MAX}: timeout fired: res -62"]
-                               if status == "FAIL" else [], "tests": []})
+            v["tests"].append({"name": name, "status": status, "tests": [], "log": [
+                "boottime abs {1, LLONG_MAX}: timeout fired: res -62",
+                f"# {name}: {end}"] if status == "FAIL" else []})
             return v
         with open(self.known, "w") as f:
             f.write("liburing/64/timeout-carry-overflow 0001\n")
@@ -105,6 +107,12 @@ class StableReport(Boots):
         rc, out, err = self.run_stable()
         self.assertEqual(rc, 1)
         self.assertIn("stable: test FAIL: liburing/64/timeout-carry-overflow\n", err)
+        # A base on which it hangs or crashes: no failure as listed.
+        self.write("stable", prog("PASS"))
+        self.write("base", prog("FAIL", "killed by the watchdog after 30 s"))
+        rc, out, err = self.run_stable()
+        self.assertEqual(rc, 1)
+        self.assertIn("base: test FAIL: liburing/64/timeout-carry-overflow (listed for 0001", err)
         # A base that passes it: the test cannot tell, the list is wrong.
         self.write("base", prog("PASS"))
         self.write("stable", prog("PASS"))
@@ -165,7 +173,7 @@ class StableReport(Boots):
         rc, out, err = self.run_stable()
         self.assertEqual(rc, 0, err)
         with open(report_file(self.dir, "base", "stable", "md")) as f:
-            self.assertIn('"select: Check the timeval first" × 1', f.read())
+            self.assertIn('1 × "select: Check the timeval first"', f.read())
         # Unlisted: a failure.
         rc, _, err = self.run_stable(os.devnull)
         self.assertEqual(rc, 1)

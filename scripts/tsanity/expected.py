@@ -55,12 +55,16 @@ def path(directory: str) -> str:
     return os.path.join(directory, FILE)
 
 
-def load(file: str, fixes: set[str], commits_allowed: bool) -> dict[str, Entry]:
-    """{test: Entry} of FILE (none where it does not exist).  FIXES: the
-    patch numbers a reason may name; COMMITS_ALLOWED: whether a quoted
-    mainline change may stand for one.  ExpectedError names a line that
+def load(file: str, fixes: set[str], commits_allowed: bool,
+         required: bool = False) -> dict[str, Entry]:
+    """{test: Entry} of FILE (none where it does not exist, unless
+    REQUIRED: a file named by hand).  FIXES: the patch numbers a reason
+    may name; COMMITS_ALLOWED: whether a quoted mainline change may stand
+    for one.  ExpectedError names a line that
     cannot be read, a test listed twice and a reason that is not allowed."""
     if not os.path.exists(file):
+        if required:
+            raise ExpectedError(f"{file}: no such list of expected failures")
         return {}
     out: dict[str, Entry] = {}
     with open(file) as f:
@@ -93,7 +97,7 @@ def for_base(series_dir: str, file: str | None = None) -> tuple[dict[str, Entry]
     each test for a fix of the series' fixes part; none on the other."""
     fixes = {ts_stable.number(p) for p in ts_series.patches(
         os.path.join(series_dir, "series"), "fixes")}
-    return load(file or path(series_dir), fixes, False), {}
+    return load(file or path(series_dir), fixes, False, file is not None), {}
 
 
 def for_stable(version: str, repo: str, file: str | None = None) -> tuple[dict, dict]:
@@ -103,6 +107,6 @@ def for_stable(version: str, repo: str, file: str | None = None) -> tuple[dict, 
     test listed, base + backports those of the fixes not backported and
     of the mainline changes."""
     listed = load(file or path(ts_stable.stable_dir(version, repo)),
-                  ts_stable.mainline_fixes(repo), True)
+                  ts_stable.mainline_fixes(repo), True, file is not None)
     missing = ts_stable.not_backported(version, repo)
     return listed, {t: e for t, e in listed.items() if e.patch is None or e.patch in missing}
