@@ -136,13 +136,17 @@ def main():
 
 def stable_report(version):
     """make stable's report-base-stable.json of the stable kernel VERSION,
-    parsed, or None where make stable has not run."""
+    parsed, with "package": the Debian version its trees were extracted
+    from; or None where make stable has not run."""
     _, _, lay = ts_cli.context(dict(os.environ, TS_KERNEL=version))
     path = result_file(lay.boot_results("mainline"), "report", old="base", new="stable",
                        ext="json")
     try:
         with open(path) as fh:
-            return json.load(fh)
+            report = json.load(fh)
+        with open(lay.kernel_record) as fh:
+            report["package"] = json.load(fh)["version"]
+        return report
     except FileNotFoundError:
         return None
 

@@ -341,15 +341,6 @@ def leaf_counts(k):
     return len(statuses), c["PASS"], c["SKIP"], len(statuses) - c["PASS"] - c["SKIP"]
 
 
-def expected_failed(k, listed):
-    """How many of the listed tests failed as listed, by reason."""
-    out = collections.Counter()
-    for name, e in listed.items():
-        if name in k.get("failed_by_design", ()):
-            out[e.reason()] += 1
-    return out
-
-
 def cell(counter):
     return ", ".join(f"{k} {v}" for k, v in sorted(counter.items())) or "-"
 
@@ -383,7 +374,7 @@ def render_md(problems, data, version):
         k = ks[name]
         listed = data["known"][name]
         if listed:
-            failed = expected_failed(k, listed)
+            failed = ts_expected.by_reason(listed, k.get("failed_by_design", ()))
             where = next(iter(listed.values())).where.rsplit(":", 1)[0]
             out += [f"{words.get(name, name)}: {sum(failed.values())} of the "
                     f"{len(listed)} tests that {os.path.relpath(where, REPO)} lists as expected "

@@ -85,7 +85,7 @@ class StableMboxes(unittest.TestCase):
         text = stable.tested("6.12", report)
         self.assertIn("liburing's tests of the fixes (64/wait-timeout-huge) fail on the base "
                       "and pass with these backports", text)
-        self.assertIn("29036 timeout inputs", text)
+        self.assertIn("29,036 timeout inputs", text)
         # 0002's test: patches 1 (0001) and 3 (0005's saturation) unshown.
         self.assertIn("No test here tells patches 1 and 3 from the base.", text)
         report["kernels"]["base"]["expected_failures"].append(

@@ -25,6 +25,7 @@ lacks, or, in a stable kernel's list, the mainline change it predates in
 double quotes (the commit's subject where the public record has it, else
 what the change does).
 """
+import collections
 import os
 import re
 
@@ -110,3 +111,9 @@ def for_stable(version: str, repo: str, file: str | None = None) -> tuple[dict, 
                   ts_stable.mainline_fixes(repo), True, file is not None)
     missing = ts_stable.not_backported(version, repo)
     return listed, {t: e for t, e in listed.items() if e.patch is None or e.patch in missing}
+
+
+def by_reason(listed: dict[str, Entry], failed) -> collections.Counter:
+    """How many of the LISTED tests are among FAILED (the tests that failed
+    as listed), by the reason each is listed for."""
+    return collections.Counter(e.reason() for name, e in listed.items() if name in failed)

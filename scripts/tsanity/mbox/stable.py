@@ -75,10 +75,13 @@ def tested(version, report, repo=REPO):
     names = patch_names(version, repo)
     ported = ts_stable.backported(version, repo)
     unshown = [str(i) for i, n in enumerate(names, 1) if ts_stable.number(ported[n]) not in shown]
-    return (f"Tested under QEMU on Debian's linux-source-{version}: liburing's tests of "
-            f"the fixes ({', '.join(t.split('/', 1)[1] for t in proof)}) fail on the "
-            f"base and pass with these backports, and the {new['contract_cases']} "
-            "timeout inputs of the series' selftests are answered as on the base."
+    package = f" {report['package']}" if report.get("package") else ""
+    return (f"Tested under QEMU (x86_64, 64-bit and -m32 user space) on Debian's "
+            f"linux-source-{version}{package}: liburing's tests of the fixes "
+            f"({', '.join(t.split('/', 1)[1] for t in proof)}) fail on the base and pass "
+            f"with these backports, and the {new['contract_cases']:,} timeout inputs of "
+            "the mainline selftests (built with the mainline uapi headers) are answered "
+            "as on the base."
             + (f" No test here tells patch{'es' if len(unshown) > 1 else ''} "
                f"{' and '.join(unshown)} from the base." if unshown else ""))
 
