@@ -127,6 +127,11 @@ def init_exit_1(prog):
 INIT_KILLED = ("killed", "left processes")
 
 
+def killed(log):
+    """True if /init's lines in LOG say the program was killed."""
+    return any(w in l for l in log for w in INIT_KILLED)
+
+
 def judge_kernel(k, rules, old, problems, predates=(), stable=False, known=None):
     """Problems of one kernel's tests and cases.  Cases may fail the
     contract by design only on the old kernel, and by a change the kernel
@@ -209,14 +214,14 @@ def judge_kernel(k, rules, old, problems, predates=(), stable=False, known=None)
             # A failure, not a crash or a hang: nothing killed it, and a
             # program of its own (a top-level leaf) exited with status 1.
             top = name == t["name"]
-            allowed = (not [l for l in log if any(w in l for w in INIT_KILLED)]
+            allowed = (not killed(log)
                        and (not top or init_exit_1(t["name"]) in log))
         else:
             below = [n for n in tests if n.startswith(name + "/") and not tests[n]["tests"]
                      and tests[n]["status"] not in ("PASS", "SKIP")]
             allowed = (below and all(n in ok_tests for n in below)
                        and init_exit_1(t["name"]) in log
-                       and not [l for l in log if any(w in l for w in INIT_KILLED)])
+                       and not killed(log))
         if allowed:
             ok_tests.add(name)
         else:

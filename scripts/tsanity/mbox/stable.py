@@ -60,8 +60,7 @@ def tested(version, report, repo=REPO):
                 f"{version} with and without these backports under QEMU and requires "
                 "liburing's tests of the fixes to fail on the base and pass with them.")
     base, new = report["kernels"]["base"], report["kernels"]["stable"]
-    listed = expected.load(expected.path(stable_dir(version, repo)),
-                           ts_stable.mainline_fixes(repo), True)
+    listed = expected.for_stable(version, repo)[0]
     # The tests that fail on the base alone: those of the backported fixes.
     proof = sorted(set(t for t in base.get("expected_failures", []) if PROOF.match(t))
                    - set(new.get("expected_failures", [])))
