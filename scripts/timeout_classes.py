@@ -1,7 +1,8 @@
 """What tools/testing/selftests/timers/timeout_classes prints.
 
 The one place of the host scripts that knows the output of that selftest
-(patch 0022 of patches/series): intended.py and report.py read its lines
+(its patch in patches/series, "selftests/timers: Add a test of the
+timeout sanity contract"): intended.py and report.py read its lines
 through this module only.  Imported, not run on its own.
 
 timeout_classes is a kselftest_harness test, one test per fixture variant

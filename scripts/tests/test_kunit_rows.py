@@ -1,6 +1,6 @@
 """Tests of scripts/kunit_rows.py, the judge of a KUnit run, on the
 series' suite: fixtures/kunit/time_test.c, kernel/time/time_test.c of the
-7.3 tree with patches/series applied (0011, "time: Test the timeout
+7.3 tree with patches/series applied ("time: Test the timeout
 family with KUnit"), as it is: the suite timespec64_timeout.
 
 The runs are kunit.py's JSON as its kunit_json.py writes it: a group per
