@@ -5,10 +5,13 @@ The one place of the host scripts that knows the output of that selftest
 timeout sanity contract"): intended.py and report.py read its lines
 through this module only.  Imported, not run on its own.
 
-timeout_classes is a kselftest_harness test, one test per fixture variant
-(entry point and mode) and ABI of the timespec.  A test that runs tries
-every input of the boundary table and writes, on TH_LOG_STREAM, one
-diagnostic line per input, then a closing line:
+timeout_classes is a kselftest_harness test, two tests per fixture
+variant (entry point and mode) and ABI of the timespec: time64_accepted
+(time32_accepted) and time64_refused (time32_refused), which split the
+inputs by the class of the values the kernel reads (refused: invalid or
+expired).  A test that runs tries every input of the boundary table in
+its group and writes, on TH_LOG_STREAM, one diagnostic line per input,
+then a closing line:
 
   # x86_64 io_uring_timeout rel sec=S64_MAX nsec=NSEC_PER_SEC: kernel_sec=9223372036854775807 kernel_nsec=1000000000 class=invalid expected=EINVAL got=proceeds
   # x86_64 io_uring_timeout rel: 63 inputs, 12 not answered as the contract says
@@ -24,13 +27,18 @@ and the test ends FAIL:
 
   # timeout_classes.c:745:time64:Expected 0 (0) == wrong (12)
   # time64: Test failed
-  #          FAIL  timeout.io_uring_timeout_rel.time64
+  #          FAIL  timeout.io_uring_timeout_rel.time64_refused
 
 after the harness's "#  RUN           timeout.<variant>.<test> ..." line
 that opens every test.  A test whose ABI has no entry point of its kind
 skips, with the harness's line:
 
   #      SKIP      rel: no entry point of this kind on i386
+
+and so does the refused test of io_uring_enter()'s summed wait timeout,
+whose ABI refuses no input:
+
+  #      SKIP      ext_arg-rel: no timeout of this mode is refused (ABI)
 
 (the selftest's other SKIPs, an entry point or clock missing from the
 kernel, io_uring disabled, are not expected in the integration boot).
@@ -76,8 +84,9 @@ FAIL = re.compile(r"^# +FAIL +\S+$")
 # A test that fails only by inputs answered against the contract holds
 # nothing but these lines besides its diagnostic lines.
 FAILED_TEST_LOG = (DONE, EXPECT_WRONG, RUN, TEST_FAILED, FAIL)
-# The one reason a test may skip in the integration boot.
-SKIP_STRUCTURAL = re.compile(r"^# +SKIP +.*: no entry point of this kind on \S+$")
+# The reasons a test may skip in the integration boot.
+SKIP_STRUCTURAL = re.compile(r"^# +SKIP +.*: (?:no entry point of this kind on \S+"
+                             r"|no timeout of this mode is refused \(ABI\))$")
 # The reasons a test may skip on an older (stable) kernel: the kernel lacks
 # the entry point, clock, flag or feature.
 SKIP_ABSENT = re.compile(r"^# +SKIP +(?P<reason>.*\bin this kernel\b.*)$")

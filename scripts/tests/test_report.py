@@ -482,6 +482,12 @@ class TimeoutClassesFormat(unittest.TestCase):
             ["#      SKIP      rel: no entry point of this kind on i386"]))
         self.assertFalse(timeout_classes.skipped_structurally(
             ["#      SKIP      io_uring_setup: EPERM (kernel.io_uring_disabled)"]))
+        # io_uring_enter()'s summed wait timeout refuses nothing by its ABI;
+        # a test that found no input it accepts is not structural.
+        self.assertTrue(timeout_classes.skipped_structurally(
+            ["#      SKIP      ext_arg-rel: no timeout of this mode is refused (ABI)"]))
+        self.assertFalse(timeout_classes.skipped_structurally(
+            ["#      SKIP      ext_arg-rel: no timeout of this mode is accepted (ABI)"]))
 
     def test_one_owner_of_the_format(self):
         # The selftest's lines are spelled in timeout_classes.py only.
