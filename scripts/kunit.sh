@@ -50,7 +50,7 @@ rc=0
 # kunit.py's QEMU through scripts/kunit-qemu/: 7.x's kunit.py asks for
 # KVM first, and only $accel may run.
 (cd "$TS_SRC" && PATH="$TS_REPO/scripts/kunit-qemu:$PATH" KUNIT_QEMU_ACCEL=$accel \
-	flock "$TS_BUILD_LOCK" python3 tools/testing/kunit/kunit.py run \
+	ccache_env flock "$TS_BUILD_LOCK" python3 tools/testing/kunit/kunit.py run \
 	"${args[@]}" --build_dir="$build_dir" --jobs="$TS_JOBS" --timeout=600 \
 	--qemu_args="-accel $accel" --json="$json" ${filter[@]+"${filter[@]}"}) \
 	>"$klog" 2>&1 || rc=$?

@@ -50,12 +50,28 @@ src_of() {
 	ts_path tree "$1"
 }
 
-# kmake SRC OUT ARGS...: make in SRC with O=OUT, serialised by the build lock.
+# ccache_env CMD...: CMD with Debian's ccache in front of the compilers
+# (/usr/lib/ccache holds gcc, cc, clang and clang-19 as ccache), its cache
+# in $TS_CCACHE_DIR, so that a kernel rebuilt after a change, each prefix
+# of check-bisect, and a KUnit or guest build of the same sources compile
+# only what changed.  The base directory makes absolute paths under
+# $TS_WORK relative, and the cwd is not hashed, so that compile commands
+# equal but for the tree's place can hit too.
+ccache_env() {
+	[ -x /usr/lib/ccache/gcc ] ||
+		die "/usr/lib/ccache/gcc not found: install Debian's ccache (make deps)"
+	mkdir -p "$TS_CCACHE_DIR"
+	PATH="/usr/lib/ccache:$PATH" CCACHE_DIR="$TS_CCACHE_DIR" CCACHE_BASEDIR="$TS_WORK" \
+		CCACHE_NOHASHDIR=1 "$@"
+}
+
+# kmake SRC OUT ARGS...: make in SRC with O=OUT, through ccache_env,
+# serialised by the build lock.
 kmake() {
 	local src=$1 out=$2
 	shift 2
 	mkdir -p "$out" "$(dirname "$TS_BUILD_LOCK")"
-	flock "$TS_BUILD_LOCK" make -C "$src" O="$out" -j"$TS_JOBS" "$@"
+	ccache_env flock "$TS_BUILD_LOCK" make -C "$src" O="$out" -j"$TS_JOBS" "$@"
 }
 
 # qemu_accel: QEMU's -accel value: tcg, or kvm when TS_KVM=1.

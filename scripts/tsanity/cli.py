@@ -57,6 +57,7 @@ def shell_env(cfg, kernel, layout):
         "TS_OUT": layout.out,
         "TS_RESULTS": layout.results,
         "TS_BUILD_LOCK": layout.build_lock,
+        "TS_CCACHE_DIR": layout.ccache,
         "TS_BASE_TAG": kernel.base_tag,
         "TS_KERNEL_PACKAGE": kernel.package,
         "TS_KERNELS": " ".join(kernel_mod.NAMES),

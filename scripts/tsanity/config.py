@@ -76,6 +76,7 @@ MOVABLE = [
     ("TS_OUT", "O= build directories"),
     ("TS_RESULTS", "logs, verdicts, reports"),
     ("TS_BUILD_LOCK", "one kernel build at a time"),
+    ("TS_CCACHE_DIR", "ccache's directory, for every kernel build"),
 ]
 
 

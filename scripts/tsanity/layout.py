@@ -106,6 +106,12 @@ class Layout:
     def build_lock(self):
         return self._moved("TS_BUILD_LOCK", os.path.join(self.cfg.work, "build.lock"))
 
+    @property
+    def ccache(self):
+        """ccache's directory, shared by every kernel's builds, as the
+        build lock is: one cache for all trees (lib.sh, ccache_env)."""
+        return self._moved("TS_CCACHE_DIR", os.path.join(self.cfg.work, "ccache"))
+
     def guest(self, name, variant=""):
         kernel_mod.check_name(name)
         if variant not in ("", "sanitized"):
