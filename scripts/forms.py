@@ -42,8 +42,7 @@ import forms_table
 import intended
 from tsanity import cli as ts_cli
 from tsanity import layout
-
-FORM = re.compile(r"^# form (?P<iface>\S+) (?P<abi>\S+) (?P<cls>\S+) (?P<input>[^:]+): (?P<answer>.+)$")
+from tsanity.timeout_forms import FORM
 LIMITS = {"LONG_MIN": -2**63, "LONG_MAX": 2**63 - 1, "INT_MIN": -2**31, "INT_MAX": 2**31 - 1,
           "LLONG_MIN": -2**63, "LLONG_MAX": 2**63 - 1}
 # The input classes, in the map's column order.

@@ -2,7 +2,7 @@
 
 Reads a list of them, patches/intended-differences (its header documents
 the format), and says which integration-boot case a rule covers.  The
-cases are those of timeout_classes, read with scripts/timeout_classes.py
+cases are those of timeout_classes, read with scripts/tsanity/timeout_classes.py
 (report.py), and, for the rules whose entry is form:<interface>, the
 inputs of timeout_forms (forms.py).  Imported by both; not run on its
 own.
@@ -12,7 +12,7 @@ import operator
 import os
 import re
 
-import timeout_classes
+from tsanity import timeout_classes
 from tsanity import cli as ts_cli
 
 # The list of the series; report.py --intended names another (none at all

@@ -13,7 +13,7 @@ RESULTS_DIR/<kernel>/commit where it exists (the git commit the kernel was
 built from), and RESULTS_DIR/<kernel>/random (scripts/boot.sh: the seed
 and the number of random inputs per test the guest was given; both
 kernels must have had the same).  A contract case is one input of
-timeout_classes, as scripts/timeout_classes.py reads it: a diagnostic line
+timeout_classes, as scripts/tsanity/timeout_classes.py reads it: a diagnostic line
 in the log of the test that ran it, which ends with a closing line that
 counts its inputs.  Its boundary inputs, its random inputs and its bad
 pointers are all contract cases.
@@ -50,7 +50,7 @@ import os
 import sys
 
 import intended
-import timeout_classes as tc
+from tsanity import timeout_classes as tc
 from tsanity import cli as ts_cli
 from tsanity import expected as ts_expected
 from tsanity import layout

@@ -20,7 +20,7 @@ SCRIPTS = os.path.dirname(HERE)
 FIXTURES = os.path.join(HERE, "fixtures", "kunit")
 NEW_SOURCE = os.path.join(FIXTURES, "time_test.c")
 sys.path.insert(0, SCRIPTS)
-import kunit_rows  # noqa: E402
+from tsanity import kunit_rows  # noqa: E402
 from tsanity import cli as ts_cli, layout  # noqa: E402
 
 SUITE = "timespec64_timeout"

@@ -1,5 +1,5 @@
 """Tests of scripts/report.py, the judge of the integration boot, and of
-the modules around it (timeout_classes.py, intended.py and coverage.py).
+the modules around it (tsanity/timeout_classes.py, intended.py and coverage.py).
 
 Run from the repository's root:
   python3 -m unittest discover -s scripts/tests -p 'test_*.py'
@@ -30,7 +30,7 @@ sys.path.insert(0, SCRIPTS)
 import intended  # noqa: E402
 from tsanity import cli as ts_cli, expected, layout  # noqa: E402
 import report  # noqa: E402
-import timeout_classes  # noqa: E402
+from tsanity import timeout_classes  # noqa: E402
 
 # The inputs of the synthetic timeout_classes: (sec name, nsec name,
 # kernel_sec, kernel_nsec, class).  The last one is the kind that

@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SPLATS = os.path.join(HERE, "..", "splats.py")
 sys.path.insert(0, os.path.join(HERE, ".."))
 from tsanity import cli as ts_cli, layout  # noqa: E402
-import splats  # noqa: E402
+from tsanity import splats  # noqa: E402
 
 SRC = ts_cli.context()[2].src
 TREE_BADNESS = os.path.join(SRC, "tools", "testing", "selftests", "rcutorture", "bin",

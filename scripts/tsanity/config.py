@@ -6,8 +6,7 @@ import os
 import subprocess
 
 from . import kernels
-
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from .repo import REPO
 
 
 def _nproc():

@@ -25,7 +25,7 @@ import os
 import re
 
 from . import series as ts_series
-from .config import REPO
+from .repo import REPO
 
 MAINLINE_DIR = "patches"
 

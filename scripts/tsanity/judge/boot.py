@@ -13,7 +13,7 @@ are right is scripts/report.py's to judge, not this."""
 import dataclasses
 import enum
 
-import splats
+from .. import splats
 
 
 class Kind(enum.Enum):

@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-import splats
+from .. import splats
 
 from .. import layout as layout_mod
 from . import boot as judge_mod

@@ -5,7 +5,7 @@ import collections
 import json
 import os
 
-import kunit_rows
+from .. import kunit_rows
 
 from .. import waivers as ts_waivers
 from ..layout import result_file
