@@ -17,6 +17,8 @@ accel=$(qemu_accel) || exit 2 # not 1 or 3: those are /init's verdicts
 icount=()
 if [ "${TS_ICOUNT:-0}" = 1 ]; then
 	[ "$accel" = tcg ] || { echo "error: TS_ICOUNT=1 needs TCG, not $accel" >&2; exit 2; }
+	# One QEMU argument: the comma separates the option's suboptions.
+	# shellcheck disable=SC2054
 	icount=(-icount shift=0,sleep=off)
 fi
 exec qemu-system-x86_64 \

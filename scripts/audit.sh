@@ -102,7 +102,7 @@ else
 fi
 results=$(ts_path named-results audit)
 if [ "$base" -eq 1 ]; then
-	[ ${#strict[@]} -eq 0 ] && [ ${#doc[@]} -eq 0 ] || fail "--base takes no other option ($usage)"
+	{ [ ${#strict[@]} -eq 0 ] && [ ${#doc[@]} -eq 0 ]; } || fail "--base takes no other option ($usage)"
 	[ -f "$TS_BASE_SRC/Makefile" ] || fail "$TS_BASE_SRC not found (run make tree)"
 	# The functions the fixes part fixes, each a timeout path that the base
 	# leaves unchecked or checks by a rule of its own.

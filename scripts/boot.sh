@@ -41,7 +41,7 @@ if [ "${1:-}" = --list-reports ]; then
 	list_reports=1
 	shift
 fi
-[ $# -ge 1 ] && [ $# -le 3 ] || die "$usage"
+{ [ $# -ge 1 ] && [ $# -le 3 ]; } || die "$usage"
 kernel=$1
 suite=${2:-tests}
 variant=${3:-}
@@ -79,7 +79,7 @@ image=$guest/arch/x86/boot/bzImage
 initramfs=$(ts_path initramfs "$suite")/initramfs.cpio
 programs=$(ts_path initramfs "$suite")/tests
 [ -f "$image" ] || die "$image not found (run scripts/guest-kernel.sh $kernel${variant:+ $variant})"
-[ -f "$initramfs" ] && [ -f "$programs" ] || die "$initramfs not found (run scripts/initramfs.sh $suite)"
+{ [ -f "$initramfs" ] && [ -f "$programs" ]; } || die "$initramfs not found (run scripts/initramfs.sh $suite)"
 results=$(ts_path run "$boots" "$kernel")
 log=$(ts_path result "$boots" serial kernel="$kernel")
 verdict=$(ts_path result "$boots" verdict kernel="$kernel")

@@ -11,7 +11,7 @@ set -euo pipefail
 
 pkgs=(qemu-system-x86 qemu-system-data gcc gcc-multilib make
       flex bison bc libelf-dev libssl-dev cpio python3 xz-utils git rsync
-      sparse coccinelle python3-ply python3-git ccache
+      sparse coccinelle python3-ply python3-git ccache shellcheck mypy
       git-email libmailtools-perl man-db manpages-dev liburing-dev
       clang lld llvm clang-19 lld-19 llvm-19 qemu-system-arm python3-sphinx python3-alabaster python3-yaml
       librsvg2-bin dpkg-dev)

@@ -12,7 +12,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage="usage: scripts/guest-kernel.sh {base|fixes|patched|stable} [sanitized]"
-[ $# -ge 1 ] && [ $# -le 2 ] || die "$usage"
+{ [ $# -ge 1 ] && [ $# -le 2 ]; } || die "$usage"
 kernel=$1
 src=$(src_of "$kernel")
 fragments=("$TS_REPO/qemu-config/guest.config")

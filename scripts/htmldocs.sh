@@ -45,7 +45,7 @@ new=$(awk 'NR==FNR {b[$0]++; next} {if (b[$0] > 0) b[$0]--; else print}' \
 nbase=$(wc -l <"${warnings[base]}")
 npatched=$(wc -l <"${warnings[patched]}")
 if [ -n "$new" ]; then
-	echo "$new" | sed 's/^/  /' >&2
+	printf '  %s\n' "${new//$'\n'/$'\n'  }" >&2
 	die "htmldocs ($sphinxdirs): $(echo "$new" | wc -l) warning(s) that base lacks (base $nbase, patched $npatched)"
 fi
 pages=$(ts_path htmldocs-build patched)/Documentation/output/

@@ -102,7 +102,7 @@ patch_suite() {
 		# (patch_suite runs in a command substitution, where set -e does
 		# not hold: each step says its failure.)
 		list=$d/series
-		mkdir -p "$list" && : >"$list/series" || die "$name: writing $list/series failed"
+		{ mkdir -p "$list" && : >"$list/series"; } || die "$name: writing $list/series failed"
 		for f in "$TS_REPO"/patches/"$name"/*.patch; do
 			{ ln -sf "$f" "$list/${f##*/}" && echo "${f##*/}" >>"$list/series"; } ||
 				die "$name: listing ${f##*/} in $list/series failed"

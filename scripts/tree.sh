@@ -13,7 +13,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 0 ] || [ $# -eq 1 ] && [ "${1:-base}" = base ] || die "usage: scripts/tree.sh [base]"
+{ [ $# -le 1 ] && [ "${1:-base}" = base ]; } || die "usage: scripts/tree.sh [base]"
 root=$(ts_path root)
 # The kernel's source package, installed from the machine's own suites
 # where they have it (scripts/deps.sh --kernel; a no-op when it is there or

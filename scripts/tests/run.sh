@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # usage: scripts/tests/run.sh
 # The host scripts' own tests (make check-scripts): every test_*.py with
-# Python's unittest, then every test_*.sh.  Each test builds its inputs in
+# Python's unittest, then every test_*.sh, then shellcheck and mypy.  Each test builds its inputs in
 # a temporary directory; none builds or boots a kernel.  test_lib.sh needs
 # the patched tree (make tree) for its kunit_config.  Prints how many tests
 # ran and how many were skipped; exits 1 if any test failed or was skipped,
@@ -29,6 +29,33 @@ for t in "$here"/test_*.sh; do
 	[ "$skipped" -eq 0 ] || failed+=("$(basename "$t") skipped $skipped test(s)")
 done
 echo "shell tests: $nsh ran, $nskip skipped"
+
+# The linters, Debian's (make deps installs them): shellcheck on every
+# shell script (each *.sh, and each executable whose first line names sh or
+# bash), following what a script sources; mypy on the package, in its
+# default mode (functions without type hints are not checked yet).
+repo=$(cd "$here/../.." && pwd)
+shells=()
+while IFS= read -r f; do
+	case $f in
+	*.sh) shells+=("$f") ;;
+	*) [ -x "$repo/$f" ] && head -n 1 "$repo/$f" | grep -qE '^#!.*(/|env )(ba)?sh\b' &&
+		shells+=("$f") ;;
+	esac
+done < <(cd "$repo" && find scripts qemu-config .ci -type f ! -path '*/__pycache__/*' \
+	! -path 'scripts/tests/fixtures/*' | sort)
+echo "==> shellcheck: ${#shells[@]} shell scripts"
+if ! command -v shellcheck >/dev/null; then
+	failed+=("shellcheck not found (Debian package shellcheck; make deps)")
+elif ! (cd "$repo" && shellcheck -x -P SCRIPTDIR "${shells[@]}"); then
+	failed+=("shellcheck (see above)")
+fi
+echo "==> mypy: the package scripts/tsanity"
+if ! command -v mypy >/dev/null; then
+	failed+=("mypy not found (Debian package mypy; make deps)")
+elif ! (cd "$repo/scripts" && mypy --cache-dir "$tmp/mypy" tsanity); then
+	failed+=("mypy (see above)")
+fi
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "error: check-scripts: failed: ${failed[*]}" >&2
 	exit 1

@@ -215,6 +215,7 @@ done
 check "forms: the JSON of the forms (--forms-json) lists the interfaces found, with their lines" 0
 rc=0
 out=$(cat "$audit_md")
+# shellcheck disable=SC2016 # a regular expression: the backquotes are Markdown's
 check "forms: the table (--out) has the other timeout forms" 0 \
 	'^\| fake \(`fake`\) \| .* \| `fs/fake\.c:7` `fake_set_timeout\(\)` \|'
 table "$tmp/t-stale.py" fake:fs/fake.c:fake_set_timeout fake_poll:fs/fake.c:sys_fake_poll \

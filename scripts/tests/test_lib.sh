@@ -2,6 +2,8 @@
 # Tests of scripts/lib.sh's functions and the kconfig check, each a
 # negative experiment of something that once said one thing and did
 # another.  Needs the patched tree (make tree) for the tree's kunit_config.
+# ok only prints, so "A && ok || not_ok" is an if-then-else here.
+# shellcheck disable=SC2015
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-test-lib.XXXXXX")
@@ -68,7 +70,7 @@ git -C "$r" config user.name test && git -C "$r" config user.email test@localhos
 echo one >"$r/f" && git -C "$r" add f && git -C "$r" commit -q -m base && git -C "$r" tag "$TS_BASE_TAG"
 echo two >"$r/f" && git -C "$r" commit -q -am "a: Change f" && echo three >"$r/f" && git -C "$r" commit -q -am "b: Change f again"
 mkdir -p "$tmp/s" && git -C "$r" format-patch -q -o "$tmp/s" "$TS_BASE_TAG"..HEAD
-(cd "$tmp/s" && ls *.patch) >"$tmp/s/series"
+(cd "$tmp/s" && ls -- *.patch) >"$tmp/s/series"
 git -C "$r" reset -q --hard "$TS_BASE_TAG"
 series_tree "$tmp/s" "$r" 2>/dev/null
 [ "$(git -C "$r" rev-list --count "$TS_BASE_TAG"..HEAD)" = 2 ] && [ "$(cat "$r/f")" = three ] &&
