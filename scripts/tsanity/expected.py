@@ -19,7 +19,7 @@ and scripts/report.py applies it to the KTAP tree:
 One test a line, "TEST REASON" (blank lines and lines that start with
 "#" are ignored):
 TEST is the test's path in the KTAP tree as the report names it,
-PROGRAM/FIXTURE.VARIANT.TEST (timeout_classes_32/timeout.io_getevents.time32);
+PROGRAM/FIXTURE.VARIANT.TEST (timeout_classes_32/timeout.io_getevents.time32_refused);
 REASON is NNNN, the number of the fix in patches/series that the kernel
 lacks, or, in a stable kernel's list, the mainline change it predates in
 double quotes (the commit's subject where the public record has it, else
