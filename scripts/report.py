@@ -55,8 +55,8 @@ from tsanity import cli as ts_cli
 from tsanity import expected as ts_expected
 from tsanity import layout
 from tsanity import stable as ts_stable
+from tsanity.repo import REPO
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The kernels, oldest first.
 KERNELS = ("base", "fixes", "patched", "stable")
 

@@ -41,8 +41,8 @@ import re
 import sys
 
 from tsanity import layout
+from tsanity.repo import REPO
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ("base", "fixes", "patched")
 VERDICTS = ("PASS", "SKIP", "FAIL")
 NAME = re.compile(r"^([^/\s]+/[^/\s]+/[^/\s]+)/(\d+)$")
