@@ -58,16 +58,16 @@ tree: base ## git am the series: the fixes and patched trees beside base
 	@$(S)/tree.sh
 
 kunit: tree ## KUnit suite on x86_64 (kunit.py): every row the suite generates passes
-	@$(S)/kunit.sh x86_64
+	@$(TS) kunit x86_64
 
 kunit-i386: tree ## KUnit suite on i386, where long is 32 bits
-	@$(S)/kunit.sh i386
+	@$(TS) kunit i386
 
 kunit-arm64: tree ## KUnit suite on arm64, built with clang (LLVM=1, or LLVM=-19 for 7.3)
-	@$(S)/kunit.sh arm64
+	@$(TS) kunit arm64
 
 kunit-sanitizers: tree ## KUnit suite under KASAN and UBSAN
-	@$(S)/kunit.sh sanitizers
+	@$(TS) kunit sanitizers
 
 guest: tree ## the base and patched guest kernels (tinyconfig + qemu-config/guest.config)
 	@$(S)/guest-kernel.sh base >/dev/null
@@ -78,7 +78,7 @@ initramfs: tree ## the guest initramfs: /init and the selftests of the patched t
 
 # Both kernels boot even if the first fails.
 boot: guest initramfs ## boot base and patched under QEMU: serial logs and verdicts
-	@rc=0; $(S)/boot.sh base || rc=1; $(S)/boot.sh patched || rc=1; exit $$rc
+	@rc=0; $(TS) boot base || rc=1; $(TS) boot patched || rc=1; exit $$rc
 
 report: boot ## judge base against patched (report-base-patched.md), and map the other timeout forms
 	@$(TESTS) && $(S)/report.py "$$d" base patched
@@ -86,7 +86,7 @@ report: boot ## judge base against patched (report-base-patched.md), and map the
 
 fixes: report ## base + the fixes part: exactly the intended differences from base, none from patched
 	@$(S)/guest-kernel.sh fixes >/dev/null
-	@$(S)/boot.sh fixes
+	@$(TS) boot fixes
 	@$(TESTS) && $(S)/report.py "$$d" base fixes
 	@$(TESTS) && $(S)/forms.py "$$d" base fixes
 	@$(TESTS) && $(S)/report.py --intended /dev/null "$$d" fixes patched
@@ -118,8 +118,8 @@ check-scripts: tree ## the host scripts' own tests (scripts/tests)
 check-sanitized: tree initramfs ## the integration suite on KASAN/UBSAN/lockdep/debugobjects guests: patched reports nothing, base's reports listed
 	@$(S)/guest-kernel.sh base sanitized >/dev/null
 	@$(S)/guest-kernel.sh patched sanitized >/dev/null
-	@rc=0; $(S)/boot.sh --list-reports base tests sanitized || rc=1; \
-	$(S)/boot.sh patched tests sanitized || rc=1; \
+	@rc=0; $(TS) boot --list-reports base tests sanitized || rc=1; \
+	$(TS) boot patched tests sanitized || rc=1; \
 	$(TESTS_SANITIZED) && $(S)/splats.py report "$$d" base patched || rc=1; \
 	$(TESTS_SANITIZED) && $(S)/report.py "$$d" base patched || rc=1; exit $$rc
 

@@ -5,7 +5,7 @@
 # object code of every function the refactor touches compared between the
 # fixes and the patched build (scripts/objdiff.py), then the guest
 # benchmark (qemu-config/bench.c, native and -m32: both ABIs) booted under
-# QEMU's -icount shift=0,sleep=off (TS_ICOUNT=1: the guest clock counts
+# QEMU's -icount shift=0,sleep=off (scripts/ts boot --icount: the guest clock counts
 # instructions) on base, fixes and patched in turn, TS_BENCH_ROUNDS times
 # each (default 2; about 20 s a boot under TCG); scripts/bench-report.py
 # makes the table ($TS_RESULTS/bench/bench.md, bench.json) from every
@@ -46,7 +46,7 @@ objdiff=$(ts_path result "$out" objdiff)
 python3 "$TS_REPO/scripts/objdiff.py" "${guest[fixes]}" "${guest[patched]}" "${objs[@]}" \
 	>"$objdiff" || die "scripts/objdiff.py failed (see $objdiff)"
 rounds=$TS_BENCH_ROUNDS
-# Each kernel's serial log, which scripts/boot.sh writes anew each boot,
+# Each kernel's serial log, which `scripts/ts boot` writes anew each boot,
 # is copied to its round's log.
 declare -A serial
 for k in "${kernels[@]}"; do
@@ -63,7 +63,7 @@ for k in "${kernels[@]}"; do
 done
 for r in $(seq 1 "$rounds"); do
 	for k in "${kernels[@]}"; do
-		TS_ICOUNT=1 "$TS_REPO/scripts/boot.sh" "$k" bench
+		ts boot --icount "$k" bench
 		round_log=$(ts_path result "$out" serial-round kernel="$k" round="$r")
 		cp "${serial[$k]}" "$round_log"
 	done

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # The one library of the host scripts: every TS_* variable, the kernel trees
-# and their worktrees, the series and its stamp, the one kconfig step, QEMU's
-# accelerator, and how we fail.  Sourced, never run.
+# and their worktrees, the series and its stamp, the one kconfig step, and
+# how we fail.  Sourced, never run.
 
 ###############################################################################
 # Variables.  Every TS_* variable, its default and what it is for, is
@@ -56,7 +56,8 @@ src_of() {
 # of check-bisect, and a KUnit or guest build of the same sources compile
 # only what changed.  The base directory makes absolute paths under
 # $TS_WORK relative, and the cwd is not hashed, so that compile commands
-# equal but for the tree's place can hit too.
+# equal but for the tree's place can hit too.  Its twin for the Python
+# stages is tsanity.build.ccache_env (scripts/tests/test_lib.sh: equal).
 ccache_env() {
 	[ -x /usr/lib/ccache/gcc ] ||
 		die "/usr/lib/ccache/gcc not found: install Debian's ccache (make deps)"
@@ -72,33 +73,6 @@ kmake() {
 	shift 2
 	mkdir -p "$out" "$(dirname "$TS_BUILD_LOCK")"
 	ccache_env flock "$TS_BUILD_LOCK" make -C "$src" O="$out" -j"$TS_JOBS" "$@"
-}
-
-# qemu_accel: QEMU's -accel value: tcg, or kvm when TS_KVM=1.
-# llvm_option: the LLVM= value that builds $TS_SRC with clang: 1 for
-# Debian's default clang when the tree's scripts/min-tool-version.sh
-# accepts it (6.12: 13.0.1), else -19 for Debian 12's clang-19 (7.3 wants
-# 17.0.1; make deps installs it).
-llvm_option() {
-	local min have
-	min=$(cd "$TS_SRC" && sh scripts/min-tool-version.sh llvm) ||
-		die "$TS_SRC/scripts/min-tool-version.sh llvm failed"
-	have=$(clang -dumpversion 2>/dev/null) || have=0
-	if [ "$(printf '%s\n%s\n' "$min" "$have" | sort -V | head -n 1)" = "$min" ]; then
-		echo 1
-	elif command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null; then
-		echo -19
-	else
-		die "Linux $TS_KERNEL needs LLVM $min or newer: clang is $have and clang-19/lld-19 are not installed (make deps)"
-	fi
-}
-
-qemu_accel() {
-	case $TS_KVM in
-	0) echo tcg ;;
-	1) echo kvm ;;
-	*) die "TS_KVM=$TS_KVM: 0 (TCG) or 1 (KVM)" ;;
-	esac
 }
 
 ###############################################################################

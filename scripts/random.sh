@@ -27,10 +27,10 @@ echo "random inputs: seed $seed ($how), $TS_RANDOM per test; replay: TS_SEED=$se
 results=$(ts_path named-results random)
 rc=0
 for k in base patched; do
-	TS_SEED=$seed TS_RESULTS=$results "$TS_REPO/scripts/boot.sh" "$k" tests || rc=1
+	TS_SEED=$seed TS_RESULTS=$results ts boot "$k" tests || rc=1
 done
 [ "$rc" -eq 0 ] || die "a boot with seed $seed failed (see above)"
-# The boots' directory under $results, as scripts/boot.sh made it there.
+# The boots' directory under $results, as `scripts/ts boot` made it there.
 tests=$(TS_RESULTS=$results ts_path boot-results tests)
 report=$(ts_path result "$tests" report old=base new=patched ext=md)
 "$TS_REPO/scripts/report.py" "$tests" base patched ||

@@ -10,7 +10,7 @@ patched (base + the whole series); OLD comes before NEW.
 Reads RESULTS_DIR/OLD/verdict.json and RESULTS_DIR/NEW/verdict.json, the
 KTAP trees that scripts/ktap.py read from the serial logs, and
 RESULTS_DIR/<kernel>/commit where it exists (the git commit the kernel was
-built from), and RESULTS_DIR/<kernel>/random (scripts/boot.sh: the seed
+built from), and RESULTS_DIR/<kernel>/random (`scripts/ts boot`: the seed
 and the number of random inputs per test the guest was given; both
 kernels must have had the same).  A contract case is one input of
 timeout_classes, as scripts/tsanity/timeout_classes.py reads it: a diagnostic line

@@ -14,7 +14,7 @@
 #      series' kernel ($TS_MAINLINE; scripts/initramfs.sh stable: the tests
 #      initramfs, built once from that tree with its own uapi headers, and
 #      the programs of qemu-config/stable, staged by scripts/suites.sh),
-#      copied as the suite "mainline" (scripts/boot.sh K mainline);
+#      copied as the suite "mainline" (scripts/ts boot K mainline);
 #   5. judged by scripts/report.py --stable: the kernels differ by exactly
 #      the rules of the backported fixes, and a case of a fix that is not
 #      backported is one the kernel predates (the rules and the mapping are
@@ -51,7 +51,7 @@ if [ "${1:-}" = --one ]; then
 		cmp -s "$mainline_initramfs/$f" "$b/$f" || cp "$mainline_initramfs/$f" "$b/$f"
 	done
 	for k in base stable; do
-		"$TS_REPO/scripts/boot.sh" "$k" mainline || rc=1
+		ts boot "$k" mainline || rc=1
 	done
 	d=$(ts_path boot-results mainline)
 	python3 "$TS_REPO/scripts/report.py" --stable "$d" base stable || rc=1

@@ -6,7 +6,7 @@
 # series' own liburing tests of patches/liburing/), packed into the
 # initramfs "suites" (scripts/initramfs.sh suites: every program 3 times a
 # boot), booted on the base, fixes and patched guest kernels
-# (scripts/boot.sh K suites; the kernels are scripts/guest-kernel.sh's, not
+# (scripts/ts boot K suites; the kernels are scripts/guest-kernel.sh's, not
 # built here) and judged by scripts/suites_report.py against the
 # expectations of the kernel's row (qemu-config/suites/intended): one
 # verdict per test on all three kernels but the listed differences, no
@@ -28,7 +28,7 @@ done
 times=()
 for k in base fixes patched; do
 	start=$SECONDS
-	"$TS_REPO/scripts/boot.sh" "$k" suites
+	ts boot "$k" suites
 	times+=("$k $((SECONDS - start)) s")
 done
 log "boots: ${times[*]}"

@@ -3,7 +3,7 @@
 
 The judge of make subsystem-tests: liburing's and libaio's own tests,
 booted on the base, fixes and patched kernels with the initramfs "suites"
-(scripts/initramfs.sh suites; scripts/boot.sh K suites).  Reads
+(scripts/initramfs.sh suites; scripts/ts boot K suites).  Reads
 RESULTS_DIR/<kernel>/verdict.json, the KTAP tree that scripts/ktap.py read
 from each serial log, in which every program run is a test named
 SUITE/ABI/PROGRAM/RUN, and writes RESULTS_DIR/report.md and report.json.
@@ -96,7 +96,7 @@ def read_runs(results, kernel, problems):
         with open(path) as f:
             v = json.load(f)
     except (OSError, ValueError) as e:
-        problems.append(f"{kernel}: cannot read {path} ({e}): run scripts/boot.sh {kernel} suites")
+        problems.append(f"{kernel}: cannot read {path} ({e}): run scripts/ts boot {kernel} suites")
         return {}
     for e in v.get("errors", []):
         problems.append(f"{kernel}: the KTAP parser: {e}")

@@ -1,6 +1,6 @@
 """Tests of the judge of one guest boot: tsanity.judge.boot (pure: each
 problem it names, each beside a passing twin, so that no test passes on a
-judge that says nothing) and `scripts/ts judge-boot`, what scripts/boot.sh
+judge that says nothing) and `scripts/ts judge-boot`, what `scripts/ts boot`
 runs after QEMU (end to end on small logs: what it prints, its exit, the
 files it writes).  fixtures/boot/sanitized.log is a sanitized boot's log in
 the shape the guest prints it (CRLF): a WARN at boot, then KASAN, UBSAN,
@@ -97,7 +97,7 @@ class Judge(unittest.TestCase):
     def test_ktap_failure_and_nothing_read_behind_it(self):
         b = dataclasses.replace(CLEAN, ktap_rc=1, verdict=None)
         self.assertEqual(kinds(b), [Kind.KTAP_FAILED])
-        self.assertEqual(texts(b), ["scripts/ktap.py failed (exit 1) on the serial log"])
+        self.assertEqual(texts(b), ["the KTAP reader (tsanity.ktap) could not read the serial log"])
 
     def test_init_that_never_finished(self):
         b = dataclasses.replace(CLEAN, verdict=verdict(init=False))
@@ -274,7 +274,7 @@ class JudgeBoot(unittest.TestCase):
             "error: base boot: kernel splat in the serial log (the first lines are above)"])
         self.assertFalse(os.path.exists(self.path("splats")))
 
-    def test_what_ktap_py_says_comes_before_the_problems(self):
+    def test_what_the_ktap_reader_says_comes_before_the_problems(self):
         rc, _, err = self.boot("garbage\r\nKernel panic - not syncing: x\r\n", rc=137)
         self.assertEqual(rc, 1)
         lines = err.splitlines()
@@ -283,7 +283,7 @@ class JudgeBoot(unittest.TestCase):
         self.assertEqual(lines[2:5], [
             "error: base boot: timeout: the guest did not finish within 480 s",
             "error: base boot: kernel splat in the serial log (the first lines are above)",
-            "error: base boot: scripts/ktap.py failed (exit 1) on the serial log"])
+            "error: base boot: the KTAP reader (tsanity.ktap) could not read the serial log"])
 
     def test_no_serial_log(self):
         rc, _, err = self.boot(None, rc=2)

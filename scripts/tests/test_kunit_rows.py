@@ -68,7 +68,7 @@ def read(path):
 
 
 class Judge(unittest.TestCase):
-    """scripts/kunit_rows.py as kunit.sh runs it, on a run written here."""
+    """scripts/kunit_rows.py (what `scripts/ts kunit` runs in process), on a run written here."""
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -288,7 +288,7 @@ class Parsing(Judge):
 
 class Tree(unittest.TestCase):
     """The patched tree's own suite source (make tree, as make
-    check-scripts has it), chosen as scripts/kunit.sh chooses it, is one
+    check-scripts has it), chosen as `scripts/ts kunit` chooses it, is one
     the judge reads: a series that moves or reshapes its suite fails
     here, not in a KUnit run."""
 

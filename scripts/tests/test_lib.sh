@@ -83,10 +83,18 @@ sed -i 's/^+three/+four/; s/^-two/-zwei/' "$tmp/s/0002-"*.patch
 expect 1 "series_tree names the patch that does not apply" "patch 2 (0002-b-Change-f-again.patch)" \
 	bash -c ". '$TS_REPO/scripts/lib.sh'; series_tree '$tmp/s' '$r'"
 
-# qemu_accel: one place decides TCG or KVM.
-[ "$(TS_KVM=0 qemu_accel)" = tcg ] && [ "$(TS_KVM=1 qemu_accel)" = kvm ] &&
-	ok "qemu_accel: TS_KVM=0 is tcg, 1 is kvm" || not_ok "qemu_accel"
-expect 1 "qemu_accel refuses TS_KVM=yes" "TS_KVM=yes" env TS_KVM=yes bash -c ". '$TS_REPO/scripts/lib.sh'; qemu_accel"
+# ccache_env, the shell's, sets what tsanity.build.ccache_env (the Python
+# stages') sets: one cache, one base directory.
+mkdir -p "$tmp/ccache-work"
+want=$(TS_WORK=$tmp/ccache-work python3 -c "import sys; sys.path.insert(0, '$TS_REPO/scripts')
+from tsanity import build, cli
+env = build.ccache_env(cli.context()[2], {'PATH': 'P'})
+print(*(f'{k}={env[k]}' for k in ('PATH', 'CCACHE_DIR', 'CCACHE_BASEDIR', 'CCACHE_NOHASHDIR')))")
+have=$(TS_WORK=$tmp/ccache-work bash -c ". '$TS_REPO/scripts/lib.sh'; PATH=P
+ccache_env /usr/bin/env" | grep -E '^(PATH|CCACHE_DIR|CCACHE_BASEDIR|CCACHE_NOHASHDIR)=' | sort)
+[ -n "$want" ] && [ "$(tr ' ' '\n' <<<"$want" | sort)" = "$have" ] &&
+	ok "ccache_env: the shell's and tsanity.build's set the same" ||
+	not_ok "ccache_env: the shell's ($have) and tsanity.build's ($want) differ"
 expect 1 "src_of refuses an unknown kernel name" "unknown kernel 'baseline'" \
 	bash -c ". '$TS_REPO/scripts/lib.sh'; src_of baseline"
 
@@ -103,7 +111,7 @@ expect 2 "kconfig_check without the tree's kunit_config exits 2" "cannot import 
 	python3 "$TS_REPO/scripts/kconfig_check.py" "$tmp" "$tmp/.config" "$tmp/f1"
 
 # Usage errors are named.
-for s in tree.sh guest-kernel.sh boot.sh kunit.sh check-patches.sh check-bisect.sh check-warnings.sh; do
+for s in tree.sh guest-kernel.sh check-patches.sh check-bisect.sh check-warnings.sh; do
 	expect 1 "$s with a wrong argument names its usage" "usage\|unknown" \
 		"$TS_REPO/scripts/$s" no-such-argument extra-argument
 done
@@ -111,12 +119,7 @@ done
 # (the plain boot fails on any splat), is refused before anything runs.
 expect 1 "guest-kernel.sh refuses an unknown variant" "unknown variant 'sanitised'" \
 	"$TS_REPO/scripts/guest-kernel.sh" base sanitised
-expect 1 "boot.sh refuses an unknown variant" "unknown variant 'sanitised'" \
-	"$TS_REPO/scripts/boot.sh" base tests sanitised
-expect 1 "boot.sh --list-reports is for the sanitized variant only" "sanitized variant only" \
-	"$TS_REPO/scripts/boot.sh" --list-reports base tests
-expect 1 "boot.sh refuses a TS_SANITIZED_SCALE that is not a factor" "TS_SANITIZED_SCALE=0.5" \
-	env TS_SANITIZED_SCALE=0.5 "$TS_REPO/scripts/boot.sh" base tests sanitized
+# (scripts/ts boot's: scripts/tests/test_boot_stage.py.)
 
 # scripts/kunit-qemu/: kunit.py's QEMU gets only the chosen accelerator,
 # whatever kunit.py asks for (7.x's asks for KVM first), and every other

@@ -150,7 +150,7 @@ class Judge(unittest.TestCase):
         self.boot(base={"liburing/64/timeout": ["PASS"] * 3})
         rc, _, err = self.run_judge()
         self.assertEqual(rc, 1)
-        self.assertIn("scripts/boot.sh fixes suites", err)
+        self.assertIn("scripts/ts boot fixes suites", err)
 
     def test_bad_names_and_rules(self):
         for text in ("differs a PASS PASS\n", "differs a PASS PASS PASS same\n",

@@ -175,8 +175,23 @@ def main(argv=None):
                        "LINE<tab>PATCH<tab>TYPE (tsanity.waivers; a bad line is named)")
     p.add_argument("file")
     p.add_argument("series", nargs="?", help="the series file whose patches they must be of")
-    p = sub.add_parser("judge-boot", help="judge one boot of scripts/boot.sh: its problems, named, "
-                       "or its summary (tsanity.judge)")
+    p = sub.add_parser("boot", help="boot a guest kernel under QEMU and judge the boot, in this "
+                       "process (tsanity.boot)")
+    p.add_argument("--list-reports", action="store_true",
+                   help="with sanitized: the kernel's reports are findings to list")
+    p.add_argument("--icount", action="store_true",
+                   help="the guest counts instructions (-icount; make bench)")
+    p.add_argument("--show-command", action="store_true",
+                   help="print the QEMU command line and boot nothing")
+    p.add_argument("kernel", choices=kernel_mod.NAMES)
+    p.add_argument("suite", nargs="?", default="tests",
+                   choices=["tests", "bench", "suites", "mainline"])
+    p.add_argument("variant", nargs="?", choices=["sanitized"])
+    p = sub.add_parser("kunit", help="run the series' KUnit suite with the tree's kunit.py and "
+                       "judge every row, in this process (tsanity.kunit_run)")
+    p.add_argument("variant", choices=["x86_64", "i386", "arm64", "sanitizers"])
+    p = sub.add_parser("judge-boot", help="judge one boot's files again (what `ts boot` does "
+                       "after QEMU): its problems, named, or its summary (tsanity.judge)")
     p.add_argument("kernel")
     p.add_argument("boot_dir", help="the boot-results directory (ts path boot-results SUITE)")
     p.add_argument("programs", help="the programs the initramfs lists (a file, one a line)")
@@ -246,10 +261,22 @@ def main(argv=None):
             from . import waivers as waivers_mod  # its WaiverError is a ValueError
             for w in waivers_mod.load(a.file, a.series):
                 print(f"{w.line}\t{w.patch}\t{w.type}")
+        elif a.cmd == "boot":
+            # The judge, splats.py and the KTAP reader load for boots only.
+            from . import boot as boot_mod
+            return boot_mod.main(boot_mod.Request(
+                kernel=a.kernel, suite=a.suite, sanitized=a.variant == "sanitized",
+                list_reports=a.list_reports, icount=a.icount), cfg, layout,
+                show_command=a.show_command)
+        elif a.cmd == "kunit":
+            from . import kunit_run
+            return kunit_run.main(a.variant, cfg, layout)
         elif a.cmd == "judge-boot":
-            # splats.py and the readers it imports load for this command only.
             from .judge import boot_run
-            return boot_run.main(a, layout)
+            return boot_run.main(boot_run.Judged(
+                kernel=a.kernel, boot_dir=a.boot_dir, programs=a.programs, rc=a.rc,
+                limit=a.limit, wall=a.wall, sanitized=a.sanitized,
+                list_reports=a.list_reports), layout)
         elif a.cmd == "variables":
             for name, default, what in config_mod.USER:
                 d = default if isinstance(default, str) else "(derived)"

@@ -52,7 +52,8 @@ USER = [
     ("TS_SEED", "1", "seed of timeout_classes' random inputs (make random: fresh)"),
     ("TS_RANDOM", "128", "random inputs per timeout_classes test (0: none)"),
     ("TS_BENCH_ROUNDS", "2", "boots per kernel in make bench"),
-    ("TS_ICOUNT", "0", "1: QEMU counts instructions (-icount; bench.sh sets it)"),
+    ("TS_ICOUNT", "0", "1: every boot counts instructions (-icount; make bench and the "
+     "sanitized boots do it anyway)"),
     ("TS_AUTHOR", "", "make mbox's author, \"Name <email>\""),
     ("TS_AUDIT_DIRS", "kernel fs ipc io_uring net mm drivers", "audited dirs"),
     ("TS_AUDIT_GRAPH_DIRS", lambda v, e: v["TS_AUDIT_DIRS"], "where callers are searched"),

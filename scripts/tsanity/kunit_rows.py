@@ -305,7 +305,13 @@ def main():
     if len(sys.argv) != 4:
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         return 2
-    results, source_path, label = sys.argv[1:]
+    return check(*sys.argv[1:])
+
+
+def check(results: str, source_path: str, label: str) -> int:
+    """Judge the run of RESULTS against the suite of SOURCE_PATH, each
+    problem named with LABEL; the summary line on stdout.  0, 1 or 2 as
+    the module's docstring says."""
     try:
         rows = load(results)
         with open(source_path) as f:

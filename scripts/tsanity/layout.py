@@ -224,10 +224,10 @@ class Layout:
 # Every other results directory (Layout.named_results(), kunit_results())
 # holds its job's files.  result_file() fills a name's fields.
 RESULT_FILES = {
-    # One boot of one kernel (scripts/boot.sh).
+    # One boot of one kernel (`scripts/ts boot`, tsanity.boot).
     "serial": "{kernel}/serial.log",          # the guest's serial console
     "serial-round": "{kernel}/serial-{round}.log",  # make bench: one per round
-    "verdict": "{kernel}/verdict.json",       # what scripts/ktap.py read in it
+    "verdict": "{kernel}/verdict.json",       # what tsanity.ktap read in it
     "commit": "{kernel}/commit",              # the commit the kernel was built from
     "random": "{kernel}/random",              # TS_SEED TS_RANDOM of timeout_classes
     "splats": "{kernel}/splats.json",         # a sanitized boot's kernel reports
@@ -243,7 +243,7 @@ RESULT_FILES = {
     "bench": "bench.{ext}",                   # md, json
     "objdiff": "objdiff.md",
     "bloat-o-meter": "bloat-o-meter-{old}-{new}.txt",
-    # KUnit (scripts/kunit.sh).
+    # KUnit (`scripts/ts kunit`, tsanity.kunit_run).
     "kunit-json": "results.json",
     "kunit-log": "kunit.log",
     # The audit (scripts/audit.sh, scripts/audit.py).

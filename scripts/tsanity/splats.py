@@ -13,7 +13,7 @@ with console-badness.sh's, what fails a plain boot, tsanity.judge.boot),
 and each line with "ODEBUG:" (debugobjects; console-badness.sh drops
 those).  scan groups every such line of SERIAL_LOG into reports, one per
 headline (`scripts/ts judge-boot` does the same for a sanitized boot of
-scripts/boot.sh, from the one detection):
+`scripts/ts boot`, from the one detection):
 
   BUG: KASAN: ..., UBSAN: ..., ODEBUG: ..., BUG: ..., WARNING: ...
   (lockdep's and RCU's reports, a WARN's "WARNING: CPU: N PID: N at"),

@@ -43,7 +43,7 @@ whose ABI refuses no input:
 (the selftest's other SKIPs, an entry point or clock missing from the
 kernel, io_uring disabled, are not expected in the integration boot).
 
-With TIMEOUT_CLASSES_RANDOM=N in its environment (scripts/boot.sh puts
+With TIMEOUT_CLASSES_RANDOM=N in its environment (`scripts/ts boot` puts
 TS_RANDOM and TS_SEED there), each of those tests then tries N random
 inputs, named by their values, the seed and their number:
 

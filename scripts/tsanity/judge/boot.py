@@ -1,12 +1,12 @@
-"""What fails one guest boot (scripts/boot.sh), each problem named.  Pure:
+"""What fails one guest boot (`scripts/ts boot`), each problem named.  Pure:
 judge() reads no file and prints nothing; tsanity.judge.boot_run gathers
 what it judges (QEMU's exit status, the splat lines splats.detect() found,
-a sanitized boot's reports, scripts/ktap.py's verdict, the programs the
+a sanitized boot's reports, tsanity.ktap's verdict, the programs the
 initramfs lists) and says the verdict.
 
 A boot passes when QEMU exited with /init's verdict (1: no program
 failed, 3: some did), /init said so in its closing line after running
-every program the initramfs lists, ktap.py read the log, and the kernel
+every program the initramfs lists, tsanity.ktap read the log, and the kernel
 printed no splat (a plain boot) or no report (a sanitized boot, unless
 --list-reports makes its reports findings to list).  Whether the results
 are right is scripts/report.py's to judge, not this."""
@@ -24,7 +24,7 @@ class Kind(enum.Enum):
     SPLAT = "splat"                        # a plain boot's kernel splat
     SPLATS_MISSED = "splats-missed"        # a splat line no sanitized report holds
     REPORTS = "reports"                    # a sanitized boot's kernel reports
-    KTAP_FAILED = "ktap-failed"            # ktap.py could not read the log
+    KTAP_FAILED = "ktap-failed"            # tsanity.ktap could not read the log
     INIT_UNFINISHED = "init-unfinished"    # no "# init: K of N programs failed"
     PROGRAM_COUNT = "program-count"        # /init ran another number than listed
     VERDICT_MISMATCH = "verdict-mismatch"  # QEMU's exit and /init's count disagree
@@ -43,7 +43,7 @@ class Problem:
 @dataclasses.dataclass(frozen=True)
 class Boot:
     """What a boot left.  rc is QEMU's exit status under timeout(1), limit
-    its time limit (seconds); verdict is ktap.py's verdict.json when it
+    its time limit (seconds); verdict is tsanity.ktap's verdict.json when it
     read the log (ktap_rc 0), else None; listed is the number of programs
     the initramfs's list (programs) holds; splats the texts of the splat
     lines a plain boot fails on (splats.Found.plain()); scan, on a
@@ -123,12 +123,12 @@ def findings(b):
 
 
 def ktap_and_init(b):
-    """ktap.py read the log, and /init's closing line agrees with QEMU's
+    """tsanity.ktap read the log, and /init's closing line agrees with QEMU's
     exit (1 when /init saw no failed program, 3 when it saw some) and with
     the initramfs's list."""
     if b.ktap_rc != 0:
         return [Problem(Kind.KTAP_FAILED,
-                        f"scripts/ktap.py failed (exit {b.ktap_rc}) on the serial log")]
+                        "the KTAP reader (tsanity.ktap) could not read the serial log")]
     if b.rc not in (1, 3):
         return []
     init = b.verdict["init"]
@@ -146,8 +146,8 @@ def ktap_and_init(b):
 
 
 def summary(kernel, verdict, wall):
-    """The line that says a boot passed: what ktap.py read, and how long it
-    took (WALL: the host's seconds, as boot.sh measured them)."""
+    """The line that says a boot passed: what tsanity.ktap read, and how long it
+    took (WALL: the host's seconds, as tsanity.boot measured them)."""
     c = verdict["counts"]
     return (f"{kernel} boot: {len(verdict['tests'])} of {verdict['plan']} programs reported; "
             f"{c['passed']} tests passed, {c['failed']} failed, {c['skipped']} skipped; "

@@ -21,7 +21,7 @@ def figures(layout, src, head):
     except (OSError, ValueError) as e:
         die(f"no KUnit results ({e}): run make test first")
     f["kunit_rows"] = len(rows)
-    # The suite as the series has it (the one scripts/kunit.sh runs).
+    # The suite as the series has it (the one `scripts/ts kunit` runs).
     f["kunit_suite"] = "kernel/time/time_test.c, suite timespec64_timeout"
     f["kunit_pass"] = sum(1 for _, s in rows if s == "PASS")
     # The other architectures, where make check ran them.
