@@ -52,10 +52,10 @@ deps: ## install the missing Debian packages (root; names them otherwise)
 	@$(S)/deps.sh
 
 base: deps ## extract Debian's linux-source-$TS_KERNEL (default 7.3) into $TS_WORK: the base tree alone
-	@$(S)/tree.sh base
+	@$(TS) tree base
 
 tree: base ## git am the series: the fixes and patched trees beside base
-	@$(S)/tree.sh
+	@$(TS) tree
 
 kunit: tree ## KUnit suite on x86_64 (kunit.py): every row the suite generates passes
 	@$(TS) kunit x86_64
@@ -70,22 +70,20 @@ kunit-sanitizers: tree ## KUnit suite under KASAN and UBSAN
 	@$(TS) kunit sanitizers
 
 guest: tree ## the base and patched guest kernels (tinyconfig + qemu-config/guest.config)
-	@$(S)/guest-kernel.sh base >/dev/null
-	@$(S)/guest-kernel.sh patched >/dev/null
+	@$(TS) guest base patched >/dev/null
 
 initramfs: tree ## the guest initramfs: /init and the selftests of the patched tree
-	@$(S)/initramfs.sh tests >/dev/null
+	@$(TS) initramfs tests >/dev/null
 
 # Both kernels boot even if the first fails.
 boot: guest initramfs ## boot base and patched under QEMU: serial logs and verdicts
 	@rc=0; $(TS) boot base || rc=1; $(TS) boot patched || rc=1; exit $$rc
 
 report: boot ## judge base against patched (report-base-patched.md), and map the other timeout forms
-	@$(TESTS) && $(S)/report.py "$$d" base patched
-	@$(TESTS) && $(S)/forms.py "$$d" base patched
+	@$(TESTS) && $(S)/report.py "$$d" base patched && $(S)/forms.py "$$d" base patched
 
 fixes: report ## base + the fixes part: exactly the intended differences from base, none from patched
-	@$(S)/guest-kernel.sh fixes >/dev/null
+	@$(TS) guest fixes >/dev/null
 	@$(TS) boot fixes
 	@$(TESTS) && $(S)/report.py "$$d" base fixes
 	@$(TESTS) && $(S)/forms.py "$$d" base fixes
@@ -116,8 +114,7 @@ check-scripts: tree ## the host scripts' own tests (scripts/tests)
 
 # Both kernels boot and both are judged even if one fails.
 check-sanitized: tree initramfs ## the integration suite on KASAN/UBSAN/lockdep/debugobjects guests: patched reports nothing, base's reports listed
-	@$(S)/guest-kernel.sh base sanitized >/dev/null
-	@$(S)/guest-kernel.sh patched sanitized >/dev/null
+	@$(TS) guest --sanitized base patched >/dev/null
 	@rc=0; $(TS) boot --list-reports base tests sanitized || rc=1; \
 	$(TS) boot patched tests sanitized || rc=1; \
 	$(TESTS_SANITIZED) && $(S)/splats.py report "$$d" base patched || rc=1; \
@@ -127,24 +124,28 @@ check-sanitized: tree initramfs ## the integration suite on KASAN/UBSAN/lockdep/
 # kernel (its row's suites, scripts/tsanity/kernels.py): make check runs
 # them on a kernel that has them only (on another, make subsystem-tests
 # fails and says so).
+# Read only when make check is asked for (one Python process less in
+# every other make).
+ifneq ($(filter check check-full,$(MAKECMDGOALS)),)
 ROW_SUITES := $(shell $(TS) row suites || echo '?failed')
 $(if $(filter ?failed,$(ROW_SUITES)),$(error scripts/ts row suites failed: the kernel's row cannot be read))
 CHECK_SUITES := $(if $(ROW_SUITES),subsystem-tests)
+endif
 
 check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 fixes $(CHECK_SUITES) ## the review checks that fit CI's time (the subsystems' suites too, where the kernel's row has them)
 
 check-full: check stable kunit-arm64 random kunit-sanitizers check-sanitized ## make check, the stable kernels, KUnit on arm64, a fresh seed, KUnit and the integration boot under sanitizers, every prefix in every configuration, every prefix of each stable series (audit and bench apart)
 	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
 	@for v in $$($(TS) stable); do \
-		TS_KERNEL=$$v $(S)/tree.sh base >/dev/null && \
+		TS_KERNEL=$$v $(TS) tree base >/dev/null && \
 		TS_KERNEL=$$v TS_PATCHES=$(CURDIR)/patches/stable/$$v $(S)/check-bisect.sh || exit 1; done
 
 random: guest initramfs ## the integration boot with a fresh seed of random inputs (TS_SEED replays one), judged
 	@$(S)/random.sh
 
 bench: guest ## cost in instructions (QEMU -icount) on base, fixes and patched; objdump and bloat-o-meter
-	@$(S)/guest-kernel.sh fixes >/dev/null
-	@$(S)/initramfs.sh bench >/dev/null
+	@$(TS) guest fixes >/dev/null
+	@$(TS) initramfs bench >/dev/null
 	@$(S)/bench.sh
 
 mbox: kunit report ## one mbox per destination tree, checked, never sent (TS_AUTHOR)
@@ -154,7 +155,7 @@ suites: deps ## liburing's and libaio's own tests from Debian's sources (sid), s
 	@$(S)/suites.sh >/dev/null
 
 subsystem-tests: suites guest ## liburing's and libaio's own tests (and the series' liburing and libaio tests) booted on base, fixes and patched, 3 runs each: one verdict but the listed ones (the kernel's row's expectations, qemu-config/suites/intended)
-	@$(S)/guest-kernel.sh fixes >/dev/null
+	@$(TS) guest fixes >/dev/null
 	@$(S)/subsystem-tests.sh
 
 stable: initramfs ## the stable kernels (patches/stable/X.Y/, Debian's 6.12 and 6.1): backports applied and checkpatch'ed, base and base + backports built and booted with mainline's selftests and liburing's tests of the backports (built from sid's liburing, scripts/suites.sh), judged by mainline's rules and each kernel's expected failures

@@ -1,4 +1,5 @@
-# Builds the guest initramfs; run by scripts/initramfs.sh, which passes
+# Builds the guest initramfs; run by `scripts/ts initramfs` (tsanity.initramfs),
+# which passes
 #   make -f qemu-config/initramfs.mk B=<build dir> TREE=<kernel tree>
 #        HDR=<the tree's exported uapi headers> TESTS="<names>"
 # The selftests are built by their own Makefiles (tools/testing/selftests

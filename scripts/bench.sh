@@ -23,7 +23,7 @@ kernels=(base fixes patched)
 declare -A guest
 for k in "${kernels[@]}"; do
 	guest[$k]=$(ts_path guest "$k")
-	[ -f "${guest[$k]}/vmlinux" ] || die "${guest[$k]}/vmlinux not found (run scripts/guest-kernel.sh $k)"
+	[ -f "${guest[$k]}/vmlinux" ] || die "${guest[$k]}/vmlinux not found (run scripts/ts guest $k)"
 done
 for pair in base:fixes fixes:patched; do
 	a=${pair%%:*} b=${pair#*:}

@@ -120,14 +120,15 @@ objects() {
 	done
 }
 
-# check_config SRC OUT FRAGMENT...: OUT configured (lib.sh: kconfig) for
+# check_config SRC OUT FRAGMENT...: OUT configured (scripts/ts kconfig) for
 # x86_64 with the fragments at SRC as checked out now, and prepared; the
 # result is kept in OUT/.config.check, from which use_config starts.
 check_config() {
 	local src=$1 out=$2
 	shift 2
 	[ ! -f "$out/.config.check" ] || cp "$out/.config.check" "$out/.config"
-	kconfig -a ARCH=x86_64 "$src" "$out" tinyconfig "$@"
+	ts kconfig --make-arg ARCH=x86_64 "$src" "$out" tinyconfig "$@" ||
+		die "configuring $out failed (see above)"
 	if ! cmp -s "$out/.config" "$out/.config.check" || [ ! -f "$out/.ts-prepared" ]; then
 		rm -f "$out/.ts-prepared"
 		log "make prepare in $out"

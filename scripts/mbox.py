@@ -10,7 +10,7 @@ The author of every patch and cover letter is TS_AUTHOR="Name <email>", or
 else git config user.name and user.email; without one, or with the
 project's own identity, it refuses to run.
 
-Kernel mboxes: the series applied in $TS_SRC (scripts/tree.sh) is rewritten
+Kernel mboxes: the series applied in $TS_SRC (scripts/ts tree) is rewritten
 with that author (From: and Signed-off-by:) and cut by the parts of
 patches/series.  Each patch of the fixes part goes to the tree that
 scripts/get_maintainer.pl --scm names first for it; consecutive fixes for

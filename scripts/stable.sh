@@ -3,15 +3,15 @@
 # The fixes on the stable kernels Debian ships.  For each stable kernel X.Y
 # (run again with TS_KERNEL=X.Y, so that everything lives under its own
 # linux-X.Y/):
-#   1. its base tree, Debian's linux-source-X.Y (scripts/tree.sh base), and
+#   1. its base tree, Debian's linux-source-X.Y (scripts/ts tree base), and
 #      the stable tree, a worktree at the base commit with
 #      patches/stable/X.Y/series applied by git am ($TS_STABLE_SRC);
 #   2. checkpatch --strict on the backports (scripts/check-patches.sh with
 #      TS_PATCHES=patches/stable/X.Y);
-#   3. the base and stable guest kernels (scripts/guest-kernel.sh);
+#   3. the base and stable guest kernels (scripts/ts guest);
 #   4. both booted with mainline's selftests and liburing's tests of the
 #      backported io_uring fixes: the initramfs "stable" of the mainline
-#      series' kernel ($TS_MAINLINE; scripts/initramfs.sh stable: the tests
+#      series' kernel ($TS_MAINLINE; scripts/ts initramfs stable: the tests
 #      initramfs, built once from that tree with its own uapi headers, and
 #      the programs of qemu-config/stable, staged by scripts/suites.sh),
 #      copied as the suite "mainline" (scripts/ts boot K mainline);
@@ -34,16 +34,14 @@ if [ "${1:-}" = --one ]; then
 	[ $# -eq 2 ] || die "usage: TS_KERNEL=X.Y scripts/stable.sh --one INITRAMFS_DIR"
 	mainline_initramfs=$2
 	[ -n "$TS_STABLE_SERIES" ] || die "Linux $TS_KERNEL has no stable series (patches/stable/$TS_KERNEL/series)"
-	"$TS_REPO/scripts/tree.sh" base
+	ts tree base || die "the base tree of $TS_KERNEL (see above)"
 	[ -e "$TS_STABLE_SRC/.git" ] || worktree "$TS_STABLE_SRC" "$TS_BASE_TAG"
 	series_tree "$TS_STABLE_SERIES" "$TS_STABLE_SRC"
 	n=$(series_patches "$TS_STABLE_SERIES/series" | wc -l)
 	echo "stable: $TS_STABLE_SRC, $n backports of ${TS_STABLE_SERIES#"$TS_REPO/"}/series on $TS_BASE_TAG"
 	rc=0
 	TS_PATCHES=$TS_STABLE_SERIES "$TS_REPO/scripts/check-patches.sh" || rc=1
-	for k in base stable; do
-		"$TS_REPO/scripts/guest-kernel.sh" "$k" >/dev/null || die "the $k guest kernel of $TS_KERNEL did not build"
-	done
+	ts guest base stable >/dev/null || die "the guest kernels of $TS_KERNEL did not build"
 	# Mainline's selftests, as the mainline tree built them.
 	b=$(ts_path initramfs mainline)
 	mkdir -p "$b"
@@ -69,7 +67,7 @@ fi
 # tests of the backported fixes.
 TS_KERNEL=$TS_MAINLINE "$TS_REPO/scripts/suites.sh" liburing >/dev/null ||
 	die "scripts/suites.sh liburing failed (liburing's tests for qemu-config/stable)"
-mainline_initramfs=$(TS_KERNEL=$TS_MAINLINE "$TS_REPO/scripts/initramfs.sh" stable) ||
+mainline_initramfs=$(TS_KERNEL=$TS_MAINLINE ts initramfs stable) ||
 	die "the stable initramfs of Linux $TS_MAINLINE did not build"
 mainline_initramfs=$(dirname "$mainline_initramfs")
 failed=()

@@ -4,9 +4,9 @@
 # Each io_uring and aio fix proven by its subsystem's own test suite:
 # liburing's and libaio's tests (scripts/suites.sh staged them, with the
 # series' own liburing tests of patches/liburing/), packed into the
-# initramfs "suites" (scripts/initramfs.sh suites: every program 3 times a
+# initramfs "suites" (scripts/ts initramfs suites: every program 3 times a
 # boot), booted on the base, fixes and patched guest kernels
-# (scripts/ts boot K suites; the kernels are scripts/guest-kernel.sh's, not
+# (scripts/ts boot K suites; the kernels are scripts/ts guest's, not
 # built here) and judged by scripts/suites_report.py against the
 # expectations of the kernel's row (qemu-config/suites/intended): one
 # verdict per test on all three kernels but the listed differences, no
@@ -21,10 +21,10 @@ rules=$(ts row suites) || die "scripts/ts row suites failed"
 [ -f "$TS_REPO/$rules" ] || die "$TS_REPO/$rules not found (the suites of Linux $TS_KERNEL's row)"
 for k in base fixes patched; do
 	image=$(ts_path guest "$k")/arch/x86/boot/bzImage
-	[ -f "$image" ] || die "$image not found (scripts/guest-kernel.sh $k builds it)"
+	[ -f "$image" ] || die "$image not found (scripts/ts guest $k builds it)"
 done
 "$TS_REPO/scripts/suites.sh" >/dev/null
-"$TS_REPO/scripts/initramfs.sh" suites >/dev/null
+ts initramfs suites >/dev/null
 times=()
 for k in base fixes patched; do
 	start=$SECONDS

@@ -3,7 +3,7 @@
 
 The judge of make subsystem-tests: liburing's and libaio's own tests,
 booted on the base, fixes and patched kernels with the initramfs "suites"
-(scripts/initramfs.sh suites; scripts/ts boot K suites).  Reads
+(scripts/ts initramfs suites; scripts/ts boot K suites).  Reads
 RESULTS_DIR/<kernel>/verdict.json, the KTAP tree that scripts/ktap.py read
 from each serial log, in which every program run is a test named
 SUITE/ABI/PROGRAM/RUN, and writes RESULTS_DIR/report.md and report.json.

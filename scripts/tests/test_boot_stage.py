@@ -256,7 +256,7 @@ class WholeBoot(unittest.TestCase):
         self.assertFalse(os.path.exists(self.env["FAKE_ARGS"]))  # nothing booted
         rc, _, err = self.boot(clean_log())
         self.assertEqual(rc, 1)
-        self.assertIn("bzImage not found (run scripts/guest-kernel.sh base)", err)
+        self.assertIn("bzImage not found (run scripts/ts guest base)", err)
 
     def test_usage_errors(self):
         r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "ts"), "boot", "base", "tests",

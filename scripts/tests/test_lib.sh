@@ -25,26 +25,7 @@ expect() {
 	fi
 }
 
-# apt_offers: a candidate found, with apt-cache still writing after the
-# Candidate: line (as with a package of many versions: the pipeline form
-# it replaced failed on it every time under pipefail); none, refused.
-mkdir -p "$tmp/bin"
-cat >"$tmp/bin/apt-cache" <<'SH'
-#!/bin/sh
-printf '%s:\n  Installed: (none)\n  Candidate: %s\n  Version table:\n' "$2" "$FAKE_CANDIDATE"
-sleep 0.2
-i=0
-while [ $i -lt 2000 ]; do echo "     1.$i 500"; i=$((i + 1)); done
-SH
-chmod +x "$tmp/bin/apt-cache"
-FAKE_CANDIDATE=1.0 PATH="$tmp/bin:$PATH" apt_offers linux-source-x.y &&
-	ok "apt_offers finds a candidate while apt-cache still writes" ||
-	not_ok "apt_offers finds a candidate while apt-cache still writes"
-if FAKE_CANDIDATE='(none)' PATH="$tmp/bin:$PATH" apt_offers linux-source-x.y; then
-	not_ok "apt_offers refuses a package with no candidate"
-else
-	ok "apt_offers refuses a package with no candidate"
-fi
+# (apt_offers: scripts/tests/test_tree_stage.py.)
 
 # series_patches and its parts.
 mkdir -p "$tmp/p"
@@ -88,10 +69,9 @@ expect 1 "series_tree names the patch that does not apply" "patch 2 (0002-b-Chan
 mkdir -p "$tmp/ccache-work"
 want=$(TS_WORK=$tmp/ccache-work python3 -c "import sys; sys.path.insert(0, '$TS_REPO/scripts')
 from tsanity import build, cli
-env = build.ccache_env(cli.context()[2], {'PATH': 'P'})
-print(*(f'{k}={env[k]}' for k in ('PATH', 'CCACHE_DIR', 'CCACHE_BASEDIR', 'CCACHE_NOHASHDIR')))")
-have=$(TS_WORK=$tmp/ccache-work bash -c ". '$TS_REPO/scripts/lib.sh'; PATH=P
-ccache_env /usr/bin/env" | grep -E '^(PATH|CCACHE_DIR|CCACHE_BASEDIR|CCACHE_NOHASHDIR)=' | sort)
+env = build.ccache_env(cli.context()[2], {'PATH': sys.argv[1]})
+print(*(f'{k}={env[k]}' for k in ('PATH', 'CCACHE_DIR', 'CCACHE_BASEDIR', 'CCACHE_NOHASHDIR')))" "$PATH")
+have=$(TS_WORK=$tmp/ccache-work bash -euc ". '$TS_REPO/scripts/lib.sh'; ccache_env env" | grep -E '^(PATH|CCACHE_DIR|CCACHE_BASEDIR|CCACHE_NOHASHDIR)=' | sort)
 [ -n "$want" ] && [ "$(tr ' ' '\n' <<<"$want" | sort)" = "$have" ] &&
 	ok "ccache_env: the shell's and tsanity.build's set the same" ||
 	not_ok "ccache_env: the shell's ($have) and tsanity.build's ($want) differ"
@@ -111,15 +91,12 @@ expect 2 "kconfig_check without the tree's kunit_config exits 2" "cannot import 
 	python3 "$TS_REPO/scripts/kconfig_check.py" "$tmp" "$tmp/.config" "$tmp/f1"
 
 # Usage errors are named.
-for s in tree.sh guest-kernel.sh check-patches.sh check-bisect.sh check-warnings.sh; do
+for s in check-patches.sh check-bisect.sh check-warnings.sh; do
 	expect 1 "$s with a wrong argument names its usage" "usage\|unknown" \
 		"$TS_REPO/scripts/$s" no-such-argument extra-argument
 done
-# The sanitized variant: another variant, or --list-reports without it
-# (the plain boot fails on any splat), is refused before anything runs.
-expect 1 "guest-kernel.sh refuses an unknown variant" "unknown variant 'sanitised'" \
-	"$TS_REPO/scripts/guest-kernel.sh" base sanitised
-# (scripts/ts boot's: scripts/tests/test_boot_stage.py.)
+# The Python stages' refusals (ts guest, ts kconfig, ts boot, ts kunit):
+# scripts/tests/test_guest_stage.py, test_boot_stage.py, test_kunit_stage.py.
 
 # scripts/kunit-qemu/: kunit.py's QEMU gets only the chosen accelerator,
 # whatever kunit.py asks for (7.x's asks for KVM first), and every other

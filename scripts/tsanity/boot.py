@@ -4,8 +4,8 @@ process.
 usage: scripts/ts boot [--list-reports] [--icount] [--show-command]
                        {base|fixes|patched|stable} [tests|bench|suites|mainline] [sanitized]
 
-Boots a guest kernel (scripts/guest-kernel.sh) with the initramfs of a
-suite (scripts/initramfs.sh; default tests) under QEMU, whose argument
+Boots a guest kernel (scripts/ts guest) with the initramfs of a
+suite (scripts/ts initramfs; default tests) under QEMU, whose argument
 list tsanity.qemu builds, bounded by TS_BOOT_TIMEOUT seconds (enforced
 here: SIGTERM at the limit, SIGKILL 5 s later, as timeout -k 5 did).  The
 tests suite gets TS_SEED and TS_RANDOM on the kernel command line, which
@@ -150,10 +150,10 @@ def check_inputs(p: Plan) -> None:
     """The kernel and the initramfs are built, named otherwise."""
     req = p.request
     if not os.path.isfile(p.guest.image):
-        raise BootError(f"{p.guest.image} not found (run scripts/guest-kernel.sh {req.kernel}"
-                        + (" sanitized)" if req.sanitized else ")"))
+        raise BootError(f"{p.guest.image} not found (run scripts/ts guest "
+                        + ("--sanitized " if req.sanitized else "") + f"{req.kernel})")
     if not (os.path.isfile(p.guest.initramfs) and os.path.isfile(p.programs)):
-        raise BootError(f"{p.guest.initramfs} not found (run scripts/initramfs.sh {req.suite})")
+        raise BootError(f"{p.guest.initramfs} not found (run scripts/ts initramfs {req.suite})")
 
 
 def prepare(p: Plan) -> None:

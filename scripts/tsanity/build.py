@@ -42,3 +42,13 @@ def version_key(version: str) -> tuple[int, ...]:
             break
         out.append(int(m.group()))
     return tuple(out)
+
+
+def kmake_argv(layout, src: str, out: str, *args: str) -> list[str]:
+    """make in SRC with O=OUT and the configured jobs, serialised by the
+    build lock (one kernel build at a time): lib.sh's kmake, run with
+    ccache_env()'s environment.  Makes OUT and the lock's directory."""
+    os.makedirs(out, exist_ok=True)
+    os.makedirs(os.path.dirname(layout.build_lock), exist_ok=True)
+    return ["flock", layout.build_lock, "make", "-C", src, f"O={out}",
+            f"-j{layout.cfg['TS_JOBS']}", *args]

@@ -45,8 +45,7 @@ def shell_env(cfg, kernel, layout):
     values = dict(cfg.values)
     # TS_TARBALL stays as given (empty: the package's; kernel.source()).
     values["TS_SERIES"] = kernel.series_dir(cfg.repo) if kernel.has_series() else ""
-    if not values["TS_PATCHES"] and values["TS_SERIES"]:
-        values["TS_PATCHES"] = os.path.realpath(values["TS_SERIES"])
+    values["TS_PATCHES"] = shell_patches(cfg, kernel)
     values.update({
         "TS_SRC": layout.src,
         "TS_BASE_SRC": layout.base_src,
@@ -125,6 +124,39 @@ def newapi(a, kernel):
     return 1 if problems else 0
 
 
+def trees_command(a, cfg, kernel, layout):
+    """The git work lib.sh's functions ask for (tsanity.trees), and the
+    kernel's source package (make deps)."""
+    from . import tree_stage, trees
+    try:
+        if a.cmd == "kernel-package":
+            tree_stage.kernel_package(cfg, kernel, layout)
+        elif a.cmd == "series-tree":
+            trees.series_tree(a.patches, a.tree, a.base or kernel.base_tag)
+        elif a.cmd == "series-commits":
+            # The patched tree holds the kernel's own series; any other,
+            # the patch set the checks check (TS_PATCHES).
+            patches = (kernel.series_dir(cfg.repo)
+                       if os.path.realpath(a.tree) == os.path.realpath(layout.src)
+                       else shell_patches(cfg, kernel))
+            for c in trees.series_commits(a.tree, patches, kernel.base_tag, a.part):
+                print(c)
+        elif a.cmd == "series-stamp":
+            print(trees.series_stamp(a.dir))
+        else:
+            trees.worktree(layout.src, a.dir, a.rev)
+    except (trees.TreeError, tree_stage.StageError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def shell_patches(cfg, kernel):
+    """TS_PATCHES as `ts env` says it: as set, else the kernel's series."""
+    return cfg["TS_PATCHES"] or (os.path.realpath(kernel.series_dir(cfg.repo))
+                                 if kernel.has_series() else "")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="scripts/ts", description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -187,6 +219,44 @@ def main(argv=None):
     p.add_argument("suite", nargs="?", default="tests",
                    choices=["tests", "bench", "suites", "mainline"])
     p.add_argument("variant", nargs="?", choices=["sanitized"])
+    p = sub.add_parser("tree", help="the kernel trees: base, patched and fixes (with base: the "
+                       "base tree alone), in this process (tsanity.tree_stage)")
+    p.add_argument("base", nargs="?", choices=["base"])
+    sub.add_parser("kernel-package", help="install the kernel's source package from the "
+                   "machine's suites if it is missing and they have it (root)")
+    p = sub.add_parser("series-tree", help="TREE holds BASE with PATCHES/series applied by "
+                       "git am (tsanity.trees)")
+    p.add_argument("patches")
+    p.add_argument("tree")
+    p.add_argument("base", nargs="?", help="default: the base tag")
+    p = sub.add_parser("series-commits", help="the commits of the series in TREE, oldest "
+                       "first (tsanity.trees)")
+    p.add_argument("tree")
+    p.add_argument("part", nargs="?", default="", choices=["", "fixes", "refactor"])
+    p = sub.add_parser("series-stamp", help="the state of DIR/series: every listed patch's "
+                       "content (tsanity.trees)")
+    p.add_argument("dir")
+    p = sub.add_parser("worktree", help="DIR is a worktree of the patched tree's repository "
+                       "at REV (tsanity.trees)")
+    p.add_argument("dir")
+    p.add_argument("rev")
+    p = sub.add_parser("guest", help="build the guest kernels named, in this process "
+                       "(tsanity.guest): prints each bzImage")
+    p.add_argument("--sanitized", action="store_true",
+                   help="the sanitized guests (KASAN, UBSAN, lockdep, debugobjects)")
+    p.add_argument("kernels", nargs="+", choices=kernel_mod.NAMES, metavar="KERNEL")
+    p = sub.add_parser("initramfs", help="build a guest initramfs, in this process "
+                       "(tsanity.initramfs): prints its path")
+    p.add_argument("suite", nargs="?", default="tests",
+                   choices=["tests", "bench", "suites", "stable"])
+    p = sub.add_parser("kconfig", help="configure OUT from BASE and the fragments (the one "
+                       "kconfig step, tsanity.kconfig); fails naming a symbol that did not stick")
+    p.add_argument("--make-arg", action="append", default=[], metavar="ARG",
+                   help="a make argument of every step (ARCH=x86_64)")
+    p.add_argument("src")
+    p.add_argument("out")
+    p.add_argument("base", help="the make target it starts from (tinyconfig)")
+    p.add_argument("fragments", nargs="+", metavar="FRAGMENT")
     p = sub.add_parser("kunit", help="run the series' KUnit suite with the tree's kunit.py and "
                        "judge every row, in this process (tsanity.kunit_run)")
     p.add_argument("variant", choices=["x86_64", "i386", "arm64", "sanitizers"])
@@ -268,6 +338,26 @@ def main(argv=None):
                 kernel=a.kernel, suite=a.suite, sanitized=a.variant == "sanitized",
                 list_reports=a.list_reports, icount=a.icount), cfg, layout,
                 show_command=a.show_command)
+        elif a.cmd == "tree":
+            from . import tree_stage
+            return tree_stage.main(a.base == "base", cfg, kernel, layout)
+        elif a.cmd in ("kernel-package", "series-tree", "series-commits", "series-stamp",
+                       "worktree"):
+            return trees_command(a, cfg, kernel, layout)
+        elif a.cmd == "guest":
+            from . import guest as guest_mod
+            return guest_mod.main(a.kernels, a.sanitized, layout)
+        elif a.cmd == "initramfs":
+            from . import initramfs as initramfs_mod
+            return initramfs_mod.main(a.suite, layout)
+        elif a.cmd == "kconfig":
+            from . import kconfig as kconfig_mod
+            try:
+                kconfig_mod.configure(layout, a.src, a.out, a.base, a.fragments,
+                                      tuple(a.make_arg))
+            except (kconfig_mod.KconfigError, ValueError, OSError) as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 1
         elif a.cmd == "kunit":
             from . import kunit_run
             return kunit_run.main(a.variant, cfg, layout)

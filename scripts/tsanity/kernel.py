@@ -73,7 +73,7 @@ class Kernel:
 
     def package_version(self, layout):
         """The Debian version of the package the trees were extracted from,
-        e.g. 6.12.118-1~deb12u1 (scripts/tree.sh records it)."""
+        e.g. 6.12.118-1~deb12u1 (scripts/ts tree records it)."""
         try:
             with open(layout.kernel_record) as fh:
                 return json.load(fh)["version"]

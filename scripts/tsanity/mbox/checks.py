@@ -16,7 +16,7 @@ from .tools import die, log, run
 
 # The two jobs below are lib.sh's functions, run through bash: series_tree
 # (the project's one git am) and worktree.  No script runs either alone
-# (scripts/tree.sh does the whole make tree), so they are sourced; every
+# (scripts/ts tree does the whole make tree), so they are sourced; every
 # path they are given comes from the layout, none is asked of the shell.
 
 
