@@ -1,21 +1,17 @@
 """The command line of the tooling (scripts/ts): what the Makefile and the
 shell scripts ask of the configuration, the kernel and the layout."""
 import argparse
-import inspect
-import json
 import os
-import shlex
 import sys
 
 from . import config as config_mod
-from . import fixes as fixes_mod
 from . import kernel as kernel_mod
 from . import kernels as kernels_mod
 from . import layout as layout_mod
-from . import newapi as newapi_mod
 from . import series as series_mod
-from . import stable as stable_mod
-from . import suites as suites_mod
+
+# A command's modules load for that command only: `ts path`, which the
+# shell asks most, imports what the layout needs and no more.
 
 
 def context(environ=None):
@@ -35,13 +31,14 @@ def version_or_exit(environ=None):
     script with a named error, not a traceback."""
     try:
         return context(environ)[1].version
-    except (kernel_mod.KernelError, fixes_mod.FixesError) as e:
+    except (kernel_mod.KernelError, ValueError) as e:  # FixesError is a ValueError
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
 
 
 def shell_env(cfg, kernel, layout):
     """Every TS_* variable, as shell assignments (lib.sh evaluates them)."""
+    import shlex
     values = dict(cfg.values)
     # TS_TARBALL stays as given (empty: the package's; kernel.source()).
     values["TS_SERIES"] = kernel.series_dir(cfg.repo) if kernel.has_series() else ""
@@ -81,6 +78,7 @@ def newapi(a, kernel):
     """ts newapi: list what NEW adds, check its classification, or put
     the classification's table into a page.  0 done; 1 problems, named.
     Without OLD and NEW: TS_KERNEL's row says them."""
+    from . import newapi as newapi_mod
     if a.old is None and a.new is None:
         a.old, a.new = kernels_mod.row(kernel.version).newapi_base, kernel.version
         if not a.old:
@@ -157,120 +155,201 @@ def shell_patches(cfg, kernel):
                                  if kernel.has_series() else "")
 
 
+def _commands():
+    """Each command's parser, by name: a function that adds it to the
+    subparsers SUB (main() builds only the one asked, or all of them for
+    help and usage errors: argparse's construction is most of what a
+    `ts path` would cost otherwise)."""
+    table = {}
+
+    def _cmd_env(sub):
+        sub.add_parser("env", help="every TS_* variable as shell assignments")
+    table["env"] = _cmd_env
+
+    def _cmd_path(sub):
+        p = sub.add_parser("path", help="one path of the layout")
+        p.add_argument("name", choices=sorted(layout_mod.PATHS))
+        p.add_argument("args", nargs="*")
+    table["path"] = _cmd_path
+
+    def _cmd_series(sub):
+        p = sub.add_parser("series", help="the patches a series file lists")
+        p.add_argument("file")
+        p.add_argument("part", nargs="?")
+    table["series"] = _cmd_series
+
+    def _cmd_variables(sub):
+        sub.add_parser("variables", help="the TS_* variables one can set, with their defaults")
+    table["variables"] = _cmd_variables
+
+    def _cmd_stable(sub):
+        sub.add_parser("stable", help="the kernels X.Y with a stable series (patches/stable/X.Y/)")
+    table["stable"] = _cmd_stable
+
+    def _cmd_row(sub):
+        p = sub.add_parser("row", help="a field of TS_KERNEL's row (tsanity.kernels; empty: none)")
+        p.add_argument("field", choices=kernels_mod.FIELDS)
+    table["row"] = _cmd_row
+
+    def _cmd_kernel(sub):
+        p = sub.add_parser("kernel", help="the kernel's source: package, version, tarball")
+        p.add_argument("what", choices=["source", "record"],
+                       help="source: find (or fetch) it; record: what the trees were extracted from")
+        p.add_argument("--write", action="store_true",
+                       help="with source: record it as what the trees are extracted from")
+    table["kernel"] = _cmd_kernel
+
+    def _cmd_suite(sub):
+        p = sub.add_parser("suite", help="a user-space suite (liburing, libaio): source, record, list")
+        p.add_argument("what", choices=["source", "record", "list", "manifest"],
+                       help="source: fetch (or find) and extract it; record: what was fetched; "
+                       "list: the programs its list chooses (qemu-config/suites/NAME.tests); "
+                       "manifest: write --stage DIR's manifest.json of PROGRAM...")
+        p.add_argument("name", choices=layout_mod.SUITES)
+        p.add_argument("programs", nargs="*", metavar="PROGRAM", help="with manifest")
+        p.add_argument("--stage", metavar="DIR", help="with manifest: the staged directory")
+        p.add_argument("--refresh", action="store_true", help="with source: fetch again")
+        p.add_argument("--left-out", action="store_true",
+                       help="with list: the programs left out, with their reasons")
+        p.add_argument("--aux", action="store_true",
+                       help="with list: the programs the chosen ones run (staged, not run)")
+    table["suite"] = _cmd_suite
+
+    def _cmd_newapi(sub):
+        p = sub.add_parser("newapi", help="what kernel NEW adds over OLD (syscalls, io_uring "
+                           "codes and flags) and its classification (patches/new-interfaces)")
+        p.add_argument("old", nargs="?", help="a kernel X.Y (its base tree) or a tree "
+                       "(default: the newapi_base of TS_KERNEL's row)")
+        p.add_argument("new", nargs="?", help="a kernel X.Y (its base tree) or a tree "
+                       "(default: TS_KERNEL)")
+        p.add_argument("--file", help="the classification (default: NEW's series' new-interfaces)")
+        g = p.add_mutually_exclusive_group()
+        g.add_argument("--check", action="store_true",
+                       help="fail unless the file classifies exactly what NEW adds (reads the trees)")
+        g.add_argument("--doc", metavar="PAGE",
+                       help="rewrite PAGE's generated table from the file (reads no tree)")
+        g.add_argument("--check-doc", metavar="PAGE",
+                       help="fail unless PAGE holds the file's table (reads no tree)")
+    table["newapi"] = _cmd_newapi
+
+    def _cmd_waivers(sub):
+        p = sub.add_parser("waivers", help="the checkpatch waivers of FILE, one a line: "
+                           "LINE<tab>PATCH<tab>TYPE (tsanity.waivers; a bad line is named)")
+        p.add_argument("file")
+        p.add_argument("series", nargs="?", help="the series file whose patches they must be of")
+    table["waivers"] = _cmd_waivers
+
+    def _cmd_boot(sub):
+        p = sub.add_parser("boot", help="boot a guest kernel under QEMU and judge the boot, in this "
+                           "process (tsanity.boot)")
+        p.add_argument("--list-reports", action="store_true",
+                       help="with sanitized: the kernel's reports are findings to list")
+        p.add_argument("--icount", action="store_true",
+                       help="the guest counts instructions (-icount; make bench)")
+        p.add_argument("--show-command", action="store_true",
+                       help="print the QEMU command line and boot nothing")
+        p.add_argument("kernel", choices=kernel_mod.NAMES)
+        p.add_argument("suite", nargs="?", default="tests",
+                       choices=["tests", "bench", "suites", "mainline"])
+        p.add_argument("variant", nargs="?", choices=["sanitized"])
+    table["boot"] = _cmd_boot
+
+    def _cmd_tree(sub):
+        p = sub.add_parser("tree", help="the kernel trees: base, patched and fixes (with base: the "
+                           "base tree alone), in this process (tsanity.tree_stage)")
+        p.add_argument("base", nargs="?", choices=["base"])
+    table["tree"] = _cmd_tree
+
+    def _cmd_kernel_package(sub):
+        sub.add_parser("kernel-package", help="install the kernel's source package from the "
+                       "machine's suites if it is missing and they have it (root)")
+    table["kernel-package"] = _cmd_kernel_package
+
+    def _cmd_series_tree(sub):
+        p = sub.add_parser("series-tree", help="TREE holds BASE with PATCHES/series applied by "
+                           "git am (tsanity.trees)")
+        p.add_argument("patches")
+        p.add_argument("tree")
+        p.add_argument("base", nargs="?", help="default: the base tag")
+    table["series-tree"] = _cmd_series_tree
+
+    def _cmd_series_commits(sub):
+        p = sub.add_parser("series-commits", help="the commits of the series in TREE, oldest "
+                           "first (tsanity.trees)")
+        p.add_argument("tree")
+        p.add_argument("part", nargs="?", default="", choices=["", "fixes", "refactor"])
+    table["series-commits"] = _cmd_series_commits
+
+    def _cmd_series_stamp(sub):
+        p = sub.add_parser("series-stamp", help="the state of DIR/series: every listed patch's "
+                           "content (tsanity.trees)")
+        p.add_argument("dir")
+    table["series-stamp"] = _cmd_series_stamp
+
+    def _cmd_worktree(sub):
+        p = sub.add_parser("worktree", help="DIR is a worktree of the patched tree's repository "
+                           "at REV (tsanity.trees)")
+        p.add_argument("dir")
+        p.add_argument("rev")
+    table["worktree"] = _cmd_worktree
+
+    def _cmd_guest(sub):
+        p = sub.add_parser("guest", help="build the guest kernels named, in this process "
+                           "(tsanity.guest): prints each bzImage")
+        p.add_argument("--sanitized", action="store_true",
+                       help="the sanitized guests (KASAN, UBSAN, lockdep, debugobjects)")
+        p.add_argument("kernels", nargs="+", choices=kernel_mod.NAMES, metavar="KERNEL")
+    table["guest"] = _cmd_guest
+
+    def _cmd_initramfs(sub):
+        p = sub.add_parser("initramfs", help="build a guest initramfs, in this process "
+                           "(tsanity.initramfs): prints its path")
+        p.add_argument("suite", nargs="?", default="tests",
+                       choices=["tests", "bench", "suites", "stable"])
+    table["initramfs"] = _cmd_initramfs
+
+    def _cmd_kconfig(sub):
+        p = sub.add_parser("kconfig", help="configure OUT from BASE and the fragments (the one "
+                           "kconfig step, tsanity.kconfig); fails naming a symbol that did not stick")
+        p.add_argument("--make-arg", action="append", default=[], metavar="ARG",
+                       help="a make argument of every step (ARCH=x86_64)")
+        p.add_argument("src")
+        p.add_argument("out")
+        p.add_argument("base", help="the make target it starts from (tinyconfig)")
+        p.add_argument("fragments", nargs="+", metavar="FRAGMENT")
+    table["kconfig"] = _cmd_kconfig
+
+    def _cmd_kunit(sub):
+        p = sub.add_parser("kunit", help="run the series' KUnit suite with the tree's kunit.py and "
+                           "judge every row, in this process (tsanity.kunit_run)")
+        p.add_argument("variant", choices=["x86_64", "i386", "arm64", "sanitizers"])
+    table["kunit"] = _cmd_kunit
+
+    def _cmd_judge_boot(sub):
+        p = sub.add_parser("judge-boot", help="judge one boot's files again (what `ts boot` does "
+                           "after QEMU): its problems, named, or its summary (tsanity.judge)")
+        p.add_argument("kernel")
+        p.add_argument("boot_dir", help="the boot-results directory (ts path boot-results SUITE)")
+        p.add_argument("programs", help="the programs the initramfs lists (a file, one a line)")
+        p.add_argument("--rc", type=int, required=True, help="QEMU's exit status under timeout(1)")
+        p.add_argument("--limit", required=True, help="the boot's time limit, in seconds")
+        p.add_argument("--wall", required=True, help="the seconds the boot took, as said")
+        p.add_argument("--sanitized", action="store_true", help="a boot of the sanitized guest")
+        p.add_argument("--list-reports", action="store_true",
+                       help="with --sanitized: the kernel's reports are findings to list")
+    table["judge-boot"] = _cmd_judge_boot
+
+    return table
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="scripts/ts", description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("env", help="every TS_* variable as shell assignments")
-    p = sub.add_parser("path", help="one path of the layout")
-    p.add_argument("name", choices=sorted(layout_mod.PATHS))
-    p.add_argument("args", nargs="*")
-    p = sub.add_parser("series", help="the patches a series file lists")
-    p.add_argument("file")
-    p.add_argument("part", nargs="?")
-    sub.add_parser("variables", help="the TS_* variables one can set, with their defaults")
-    sub.add_parser("stable", help="the kernels X.Y with a stable series (patches/stable/X.Y/)")
-    p = sub.add_parser("row", help="a field of TS_KERNEL's row (tsanity.kernels; empty: none)")
-    p.add_argument("field", choices=kernels_mod.FIELDS)
-    p = sub.add_parser("kernel", help="the kernel's source: package, version, tarball")
-    p.add_argument("what", choices=["source", "record"],
-                   help="source: find (or fetch) it; record: what the trees were extracted from")
-    p.add_argument("--write", action="store_true",
-                   help="with source: record it as what the trees are extracted from")
-    p = sub.add_parser("suite", help="a user-space suite (liburing, libaio): source, record, list")
-    p.add_argument("what", choices=["source", "record", "list", "manifest"],
-                   help="source: fetch (or find) and extract it; record: what was fetched; "
-                   "list: the programs its list chooses (qemu-config/suites/NAME.tests); "
-                   "manifest: write --stage DIR's manifest.json of PROGRAM...")
-    p.add_argument("name", choices=layout_mod.SUITES)
-    p.add_argument("programs", nargs="*", metavar="PROGRAM", help="with manifest")
-    p.add_argument("--stage", metavar="DIR", help="with manifest: the staged directory")
-    p.add_argument("--refresh", action="store_true", help="with source: fetch again")
-    p.add_argument("--left-out", action="store_true",
-                   help="with list: the programs left out, with their reasons")
-    p.add_argument("--aux", action="store_true",
-                   help="with list: the programs the chosen ones run (staged, not run)")
-    p = sub.add_parser("newapi", help="what kernel NEW adds over OLD (syscalls, io_uring "
-                       "codes and flags) and its classification (patches/new-interfaces)")
-    p.add_argument("old", nargs="?", help="a kernel X.Y (its base tree) or a tree "
-                   "(default: the newapi_base of TS_KERNEL's row)")
-    p.add_argument("new", nargs="?", help="a kernel X.Y (its base tree) or a tree "
-                   "(default: TS_KERNEL)")
-    p.add_argument("--file", help="the classification (default: NEW's series' new-interfaces)")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--check", action="store_true",
-                   help="fail unless the file classifies exactly what NEW adds (reads the trees)")
-    g.add_argument("--doc", metavar="PAGE",
-                   help="rewrite PAGE's generated table from the file (reads no tree)")
-    g.add_argument("--check-doc", metavar="PAGE",
-                   help="fail unless PAGE holds the file's table (reads no tree)")
-    p = sub.add_parser("waivers", help="the checkpatch waivers of FILE, one a line: "
-                       "LINE<tab>PATCH<tab>TYPE (tsanity.waivers; a bad line is named)")
-    p.add_argument("file")
-    p.add_argument("series", nargs="?", help="the series file whose patches they must be of")
-    p = sub.add_parser("boot", help="boot a guest kernel under QEMU and judge the boot, in this "
-                       "process (tsanity.boot)")
-    p.add_argument("--list-reports", action="store_true",
-                   help="with sanitized: the kernel's reports are findings to list")
-    p.add_argument("--icount", action="store_true",
-                   help="the guest counts instructions (-icount; make bench)")
-    p.add_argument("--show-command", action="store_true",
-                   help="print the QEMU command line and boot nothing")
-    p.add_argument("kernel", choices=kernel_mod.NAMES)
-    p.add_argument("suite", nargs="?", default="tests",
-                   choices=["tests", "bench", "suites", "mainline"])
-    p.add_argument("variant", nargs="?", choices=["sanitized"])
-    p = sub.add_parser("tree", help="the kernel trees: base, patched and fixes (with base: the "
-                       "base tree alone), in this process (tsanity.tree_stage)")
-    p.add_argument("base", nargs="?", choices=["base"])
-    sub.add_parser("kernel-package", help="install the kernel's source package from the "
-                   "machine's suites if it is missing and they have it (root)")
-    p = sub.add_parser("series-tree", help="TREE holds BASE with PATCHES/series applied by "
-                       "git am (tsanity.trees)")
-    p.add_argument("patches")
-    p.add_argument("tree")
-    p.add_argument("base", nargs="?", help="default: the base tag")
-    p = sub.add_parser("series-commits", help="the commits of the series in TREE, oldest "
-                       "first (tsanity.trees)")
-    p.add_argument("tree")
-    p.add_argument("part", nargs="?", default="", choices=["", "fixes", "refactor"])
-    p = sub.add_parser("series-stamp", help="the state of DIR/series: every listed patch's "
-                       "content (tsanity.trees)")
-    p.add_argument("dir")
-    p = sub.add_parser("worktree", help="DIR is a worktree of the patched tree's repository "
-                       "at REV (tsanity.trees)")
-    p.add_argument("dir")
-    p.add_argument("rev")
-    p = sub.add_parser("guest", help="build the guest kernels named, in this process "
-                       "(tsanity.guest): prints each bzImage")
-    p.add_argument("--sanitized", action="store_true",
-                   help="the sanitized guests (KASAN, UBSAN, lockdep, debugobjects)")
-    p.add_argument("kernels", nargs="+", choices=kernel_mod.NAMES, metavar="KERNEL")
-    p = sub.add_parser("initramfs", help="build a guest initramfs, in this process "
-                       "(tsanity.initramfs): prints its path")
-    p.add_argument("suite", nargs="?", default="tests",
-                   choices=["tests", "bench", "suites", "stable"])
-    p = sub.add_parser("kconfig", help="configure OUT from BASE and the fragments (the one "
-                       "kconfig step, tsanity.kconfig); fails naming a symbol that did not stick")
-    p.add_argument("--make-arg", action="append", default=[], metavar="ARG",
-                   help="a make argument of every step (ARCH=x86_64)")
-    p.add_argument("src")
-    p.add_argument("out")
-    p.add_argument("base", help="the make target it starts from (tinyconfig)")
-    p.add_argument("fragments", nargs="+", metavar="FRAGMENT")
-    p = sub.add_parser("kunit", help="run the series' KUnit suite with the tree's kunit.py and "
-                       "judge every row, in this process (tsanity.kunit_run)")
-    p.add_argument("variant", choices=["x86_64", "i386", "arm64", "sanitizers"])
-    p = sub.add_parser("judge-boot", help="judge one boot's files again (what `ts boot` does "
-                       "after QEMU): its problems, named, or its summary (tsanity.judge)")
-    p.add_argument("kernel")
-    p.add_argument("boot_dir", help="the boot-results directory (ts path boot-results SUITE)")
-    p.add_argument("programs", help="the programs the initramfs lists (a file, one a line)")
-    p.add_argument("--rc", type=int, required=True, help="QEMU's exit status under timeout(1)")
-    p.add_argument("--limit", required=True, help="the boot's time limit, in seconds")
-    p.add_argument("--wall", required=True, help="the seconds the boot took, as said")
-    p.add_argument("--sanitized", action="store_true", help="a boot of the sanitized guest")
-    p.add_argument("--list-reports", action="store_true",
-                   help="with --sanitized: the kernel's reports are findings to list")
+    commands = _commands()
+    if argv is None:
+        argv = sys.argv[1:]
+    for build in ([commands[argv[0]]] if argv and argv[0] in commands else commands.values()):
+        build(sub)
     a = ap.parse_args(argv)
     try:
         cfg, kernel, layout = context()
@@ -278,12 +357,14 @@ def main(argv=None):
             sys.stdout.write(shell_env(cfg, kernel, layout))
         elif a.cmd == "path":
             fn, usage = layout_mod.PATHS[a.name]
+            import inspect
             try:
                 inspect.signature(fn).bind(layout, *a.args)
             except TypeError:
                 ap.error(f"usage: scripts/ts path {a.name} {usage}")
             print(fn(layout, *a.args))
         elif a.cmd == "stable":
+            from . import stable as stable_mod
             for v in stable_mod.versions(cfg.repo):
                 print(v)
         elif a.cmd == "row":
@@ -292,6 +373,7 @@ def main(argv=None):
             for name in series_mod.patches(a.file, a.part or None):
                 print(name)
         elif a.cmd == "kernel":
+            import json
             if a.what == "source":
                 r = kernel_mod.source(cfg, kernel, layout)
                 if a.write:
@@ -304,6 +386,7 @@ def main(argv=None):
                     r = json.load(fh)
             print(f"{r['package']}\t{r['version']}\t{r['tarball']}\t{r['origin']}")
         elif a.cmd == "suite":
+            from . import suites as suites_mod
             if (a.what == "manifest") != bool(a.stage and a.programs) or \
                     (a.what != "manifest" and (a.stage or a.programs)):
                 ap.error("usage: scripts/ts suite manifest --stage DIR NAME PROGRAM...")
@@ -373,8 +456,17 @@ def main(argv=None):
                 print(f"{name}\t{d}\t{what}")
             for name, what in config_mod.MOVABLE:
                 print(f"{name}\t(layout)\t{what}")
-    except (kernel_mod.KernelError, series_mod.SeriesError, suites_mod.SuiteError,
-            newapi_mod.NewApiError, ValueError, OSError) as e:
+    except Exception as e:  # noqa: BLE001 - the known ones said, the others raised
+        if not isinstance(e, known_errors()):
+            raise
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def known_errors():
+    """The errors a command ends with "error: ..." (those of the modules
+    loaded so far; a module not loaded raised none)."""
+    lazy = (("tsanity.suites", "SuiteError"), ("tsanity.newapi", "NewApiError"))
+    return (kernel_mod.KernelError, series_mod.SeriesError, ValueError, OSError,
+            *(getattr(sys.modules[m], n) for m, n in lazy if m in sys.modules))

@@ -3,16 +3,21 @@ and what it is for.  A variable set in the environment overrides its
 default; nothing else reads the environment for a TS_* name."""
 import dataclasses
 import os
-import subprocess
 
 from . import kernels
 from .repo import REPO
 
 
-def _nproc():
-    """What nproc(1) says (it honours OMP_NUM_THREADS and the affinity)."""
-    p = subprocess.run(["nproc"], capture_output=True, text=True)
-    return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else str(os.cpu_count() or 1)
+def _nproc(env):
+    """What nproc(1) says, without starting it: OMP_NUM_THREADS (its first
+    number) when set, capped by OMP_THREAD_LIMIT, else the processors this
+    process may run on."""
+    def count(name):
+        first = env.get(name, "").split(",")[0].strip()
+        return int(first) if first.isdigit() and int(first) > 0 else 0
+    n = count("OMP_NUM_THREADS") or len(os.sched_getaffinity(0)) or os.cpu_count() or 1
+    limit = count("OMP_THREAD_LIMIT")
+    return str(min(n, limit) if limit else n)
 
 
 def _cache_home(env):
@@ -41,7 +46,7 @@ USER = [
      "the kernel: Debian's linux-source-<TS_KERNEL> (default: the mainline series')"),
     ("TS_TARBALL", "", "the kernel's source tarball, given by hand (default: the Debian package's)"),
     ("TS_KERNEL_DEB", "", "the kernel's linux-source .deb, given by hand (default: apt's)"),
-    ("TS_JOBS", lambda v, e: _nproc(), "make -j of every kernel build"),
+    ("TS_JOBS", lambda v, e: _nproc(e), "make -j of every kernel build"),
     ("TS_KVM", "0", "1: QEMU with KVM, not TCG (opt-in)"),
     ("TS_PATCHES", "", "the patch set make check-* checks (default: the kernel's own series)"),
     ("TS_CHECK_VARIANTS", "integration", "check-bisect's configurations"),
