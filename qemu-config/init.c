@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /init of the integration-boot guest (built static by scripts/initramfs.sh).
+ * /init of the integration-boot guest (built static by scripts/ts initramfs).
  *
  * usage: /init  (run by the kernel as PID 1; no arguments)
  *

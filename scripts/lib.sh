@@ -87,8 +87,9 @@ series_patches() {
 }
 
 # The git work of the trees is tsanity.trees' (scripts/ts): these name it
-# for the shell; each fails as it does (it says why), and set -e ends the
-# script.
+# for the shell.  Each but series_stamp ends the script (or the command
+# substitution it runs in, where set -e does not hold) when it fails, as
+# die did; it says why.
 # series_stamp DIR: the state of DIR/series: the content of every patch it
 # lists, in order; names a listed patch that does not exist.
 series_stamp() {
@@ -100,20 +101,20 @@ series_stamp() {
 # per patch; nothing happens when it already does, and files whose content
 # ends up unchanged keep their mtime.  The one git am of the project.
 series_tree() {
-	ts series-tree "$@"
+	ts series-tree "$@" || exit 1
 }
 
 # series_commits TREE [PART]: the commits of the series in TREE ($TS_SRC:
 # the kernel's series; another: $TS_PATCHES), oldest first (PART: only
 # those of patches/series' part, fixes or refactor).
 series_commits() {
-	ts series-commits "$@"
+	ts series-commits "$@" || exit 1
 }
 
 # worktree DIR REV: DIR is a worktree of $TS_SRC's repository with REV
 # checked out (detached); made if missing, checked out if elsewhere.
 worktree() {
-	ts worktree "$@"
+	ts worktree "$@" || exit 1
 }
 
 # patches_tree: the tree that holds $TS_PATCHES applied: $TS_SRC for the

@@ -6,7 +6,7 @@ files it writes).  fixtures/boot/sanitized.log is a sanitized boot's log in
 the shape the guest prints it (CRLF): a WARN at boot, then KASAN, UBSAN,
 ODEBUG and lockdep reports inside three programs; sanitized-splats.json
 and sanitized-splats.txt are what the tooling before the judge (commit
-269a595: `scripts/splats.py scan`, run by boot.sh) wrote for it, the log's
+269a595: `scripts/splats.py scan`, run by the old boot.sh) wrote for it, the log's
 path written as "LOG": the judge must write the same bytes.  The end-to-end
 tests read the log with the tree's kunit_parser and console-badness.sh
 (TS_SRC: make tree, as make check-scripts has it)."""

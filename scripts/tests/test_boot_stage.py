@@ -135,7 +135,7 @@ class Limit(unittest.TestCase):
     def test_sigkill_after_a_term_ignored_is_137(self):
         old, boot.KILL_AFTER = boot.KILL_AFTER, 1
         self.addCleanup(setattr, boot, "KILL_AFTER", old)
-        self.assertEqual(boot.run_qemu(["sh", "-c", "trap '' TERM; sleep 30 & wait; sleep 30"], 1),
+        self.assertEqual(boot.run_qemu(["sh", "-c", "trap '' TERM; exec sleep 30"], 1),
                          boot.KILLED)
 
 
@@ -144,7 +144,7 @@ FAKE_QEMU = """#!/bin/sh
 echo "$@" > "$FAKE_ARGS"
 for a in "$@"; do case $a in file:*) log=${a#file:} ;; esac; done
 [ -z "$FAKE_LOG" ] || cp "$FAKE_LOG" "$log"
-[ -z "$FAKE_SLEEP" ] || sleep "$FAKE_SLEEP"
+if [ -n "$FAKE_SLEEP" ]; then exec sleep "$FAKE_SLEEP"; fi
 exit "$FAKE_RC"
 """
 

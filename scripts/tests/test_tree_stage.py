@@ -36,6 +36,10 @@ class Trees(unittest.TestCase):
         self.repo = os.path.join(self.dir, "repo")
         os.makedirs(self.repo)
         git(self.repo, "init", "-q", "-b", "main")
+        # git am commits as the repository's own committer, as the base
+        # tree's (tree_stage.COMMITTER): no global identity needed.
+        git(self.repo, "config", "user.name", "t")
+        git(self.repo, "config", "user.email", "t@t")
         for name, text in (("f", "one\n"), ("g", "same\n")):
             with open(os.path.join(self.repo, name), "w") as f:
                 f.write(text)
@@ -74,9 +78,12 @@ class Trees(unittest.TestCase):
         head = git(self.repo, "rev-parse", "HEAD")
         with open(self.repo + ".stamp") as fh:
             stamp = fh.read()
-        # Unchanged: nothing happens (the same commits).
+        # Unchanged: nothing happens (the stamp is not even rewritten; git am
+        # again would make the same commits in the same second).
+        os.utime(self.repo + ".stamp", ns=(1_000_000_000, 1_000_000_000))
         trees.series_tree(self.patches, self.repo, "base-x")
         self.assertEqual(git(self.repo, "rev-parse", "HEAD"), head)
+        self.assertEqual(os.stat(self.repo + ".stamp").st_mtime_ns, 1_000_000_000)
         # A patch changed: applied again; f ends up as before and keeps
         # its mtime (make rebuilds nothing for it).
         f = os.path.join(self.repo, "f")

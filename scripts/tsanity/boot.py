@@ -171,10 +171,20 @@ def prepare(p: Plan) -> None:
             f.write(p.random + "\n")
 
 
+class Stopped(Exception):
+    """This process was asked to stop (SIGTERM, SIGHUP) during a boot."""
+
+
+def _stop(signum, _frame):
+    raise Stopped(signal.Signals(signum).name)
+
+
 def run_qemu(argv: list[str], limit: int) -> int:
     """Run ARGV for at most LIMIT seconds: its exit status, or, as
     timeout -k 5 says it, 124 when SIGTERM ended it at the limit and 137
-    when SIGKILL had to, 5 s later.  QEMU never outlives this process."""
+    when SIGKILL had to, 5 s later.  QEMU never outlives this process: a
+    SIGINT, SIGTERM or SIGHUP sent to it kills QEMU first."""
+    old = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGHUP)}
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL)
     try:
         try:
@@ -192,6 +202,8 @@ def run_qemu(argv: list[str], limit: int) -> int:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        for s, handler in old.items():
+            signal.signal(s, handler)
     # A signal's death as a shell says it (128 + N).
     return rc if rc >= 0 else 128 - rc
 
@@ -214,7 +226,11 @@ def main(req: Request, cfg, layout, show_command: bool = False) -> int:
     print(f"==> booting the {what} guest kernel (limit {p.limit} s; serial console in "
           f"{p.guest.serial_log})", file=sys.stderr, flush=True)
     start = time.monotonic_ns()
-    rc = run_qemu(argv, p.limit)
+    try:
+        rc = run_qemu(argv, p.limit)
+    except Stopped as e:
+        print(f"error: {req.kernel} boot: stopped by {e} (QEMU killed)", file=sys.stderr)
+        return 1
     ms = (time.monotonic_ns() - start) // 1_000_000
     sys.stdout.flush()
     return boot_run.main(boot_run.Judged(

@@ -1,6 +1,5 @@
 """The command line of the tooling (scripts/ts): what the Makefile and the
 shell scripts ask of the configuration, the kernel and the layout."""
-import argparse
 import os
 import sys
 
@@ -39,7 +38,7 @@ def version_or_exit(environ=None):
 def shell_env(cfg, kernel, layout):
     """Every TS_* variable, as shell assignments (lib.sh evaluates them)."""
     import shlex
-    values = dict(cfg.values)
+    values = cfg.all()
     # TS_TARBALL stays as given (empty: the package's; kernel.source()).
     values["TS_SERIES"] = kernel.series_dir(cfg.repo) if kernel.has_series() else ""
     values["TS_PATCHES"] = shell_patches(cfg, kernel)
@@ -342,12 +341,44 @@ def _commands():
     return table
 
 
+# inspect.CO_VARARGS, without importing inspect.
+CO_VARARGS = 0x04
+
+
+def fast_path(argv):
+    """`ts path NAME [ARG...]`, the shell's most frequent question, answered
+    without argparse (whose import and construction cost more than the
+    answer); None when ARGV is anything else or wrong, for main()'s parser
+    to answer or refuse as it does."""
+    if len(argv) < 2 or argv[0] != "path" or argv[1] not in layout_mod.PATHS or \
+            any(x.startswith("-") for x in argv[1:]):
+        return None
+    fn = layout_mod.PATHS[argv[1]][0]
+    code = fn.__code__
+    most = code.co_argcount - 1  # the layout is the first
+    if len(argv) - 2 < most - len(fn.__defaults__ or ()) or \
+            (len(argv) - 2 > most and not code.co_flags & CO_VARARGS):
+        return None
+    try:
+        print(fn(context()[2], *argv[2:]))
+    except Exception as e:  # noqa: BLE001 - the known ones said, the others raised
+        if not isinstance(e, known_errors()):
+            raise
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv=None):
+    if argv is None:
+        argv = sys.argv[1:]
+    fast = fast_path(argv)
+    if fast is not None:
+        return fast
+    import argparse
     ap = argparse.ArgumentParser(prog="scripts/ts", description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
     commands = _commands()
-    if argv is None:
-        argv = sys.argv[1:]
     for build in ([commands[argv[0]]] if argv and argv[0] in commands else commands.values()):
         build(sub)
     a = ap.parse_args(argv)

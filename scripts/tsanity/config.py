@@ -1,7 +1,6 @@
 """The one configuration of the tooling: every TS_* variable, its default
 and what it is for.  A variable set in the environment overrides its
 default; nothing else reads the environment for a TS_* name."""
-import dataclasses
 import os
 
 from . import kernels
@@ -85,14 +84,32 @@ MOVABLE = [
 ]
 
 
-@dataclasses.dataclass(frozen=True)
 class Config:
-    """The values of every TS_* variable for one run."""
-    values: dict
-    moved: dict
+    """The values of every TS_* variable for one run, and the places of
+    TS_WORK moved one by one.  (Not a dataclass: every `scripts/ts` makes
+    one, and dataclasses would import inspect.)"""
+    __slots__ = ("values", "moved")
+
+    def __init__(self, values: dict, moved: dict):
+        self.values = values
+        self.moved = moved
+
+    def __eq__(self, other):
+        return isinstance(other, Config) and (self.all(), self.moved) == (other.all(),
+                                                                         other.moved)
+
+    def __repr__(self):
+        return f"Config(values={self.all()!r}, moved={self.moved!r})"
 
     def __getitem__(self, name):
-        return self.values[name]
+        value = self.values[name]
+        if isinstance(value, _Later):
+            value = self.values[name] = value.compute()
+        return value
+
+    def all(self) -> dict:
+        """Every value, computed."""
+        return {name: self[name] for name in self.values}
 
     @property
     def repo(self):
@@ -103,12 +120,30 @@ class Config:
         return self["TS_WORK"]
 
 
+class _Later:
+    """A default computed when it is first asked for (LATER)."""
+    __slots__ = ("default", "values", "env")
+
+    def __init__(self, default, values, env):
+        self.default, self.values, self.env = default, dict(values), env
+
+    def compute(self) -> str:
+        return self.default(self.values, self.env)
+
+
+# The defaults that read more than the environment (the fixes file), which
+# most commands never ask for.
+LATER = ("TS_AUDIT_BASE_EXPECT",)
+
+
 def from_environ(environ=None):
     env = os.environ if environ is None else environ
     values = {}
     for name, default, _ in USER:
         if env.get(name):  # set and not empty, as the shell's ${NAME:-default}
             values[name] = env[name]
+        elif callable(default) and name in LATER:
+            values[name] = _Later(default, values, env)
         else:
             values[name] = default(values, env) if callable(default) else default
     if values["TS_PATCHES"] and os.path.isdir(values["TS_PATCHES"]):

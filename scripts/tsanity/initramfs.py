@@ -81,6 +81,8 @@ def uapi_sum(include: str) -> str:
     """The headers' state (uapi.sum), as `find . -name '*.h' | sort | xargs
     sha256sum | sha256sum` wrote it: a sum written by the old tooling
     stays valid."""
+    if not os.path.isdir(include):
+        raise InitramfsError(f"hashing the uapi headers in {include} failed: no such directory")
     names = []
     for d, _, files in os.walk(include):
         for n in files:

@@ -14,7 +14,7 @@ into OUT/.ts-kconfig.
 `scripts/ts kconfig` runs it for the shell (check-lib.sh);
 scripts/kconfig_check.py is check() alone."""
 import hashlib
-import importlib
+import importlib.util
 import os
 import re
 import subprocess
@@ -36,10 +36,15 @@ def check(src: str, config: str, fragments: list[str]) -> list[str]:
     "CONFIG_X: ..." line each, read and compared by SRC's
     tools/testing/kunit/kunit_config.  Raises ImportError if the tree's
     module cannot be imported."""
-    kunit_dir = os.path.join(src, "tools", "testing", "kunit")
-    if kunit_dir not in sys.path:
-        sys.path.insert(0, kunit_dir)
-    kunit_config = importlib.import_module("kunit_config")
+    # SRC's own module, loaded by its path: one process may check the
+    # kernels of two trees (ts guest base patched).
+    path = os.path.join(src, "tools", "testing", "kunit", "kunit_config.py")
+    spec = importlib.util.spec_from_file_location(f"kunit_config@{src}", path)
+    if spec is None or spec.loader is None or not os.path.isfile(path):
+        raise ImportError(f"no {path}")
+    kunit_config = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = kunit_config  # its dataclasses look it up there
+    spec.loader.exec_module(kunit_config)
     want = kunit_config.Kconfig()
     for frag in fragments:
         want.merge_in_entries(kunit_config.parse_file(frag))

@@ -1,11 +1,9 @@
 """The kernel a run works on: a Debian linux-source-X.Y package, its
 version, its tarball, and the three kernels built from it (base, fixes,
 patched).  One Kernel is made from the configuration and passed around."""
-import dataclasses
-import json
+import collections
 import os
 import re
-import subprocess
 
 from . import kernels
 
@@ -29,11 +27,12 @@ class KernelError(Exception):
     pass
 
 
-@dataclasses.dataclass(frozen=True)
-class Kernel:
-    """Debian's linux-source-<version>."""
-    version: str        # "6.12": the X.Y of linux-source-X.Y
-    tarball: str        # the source tarball the trees are extracted from
+class Kernel(collections.namedtuple("Kernel", ("version", "tarball"))):
+    """Debian's linux-source-<version>: version is "6.12", the X.Y of
+    linux-source-X.Y; tarball the source tarball the trees are extracted
+    from.  (A named tuple: every `scripts/ts` makes one, and dataclasses
+    would import inspect.)"""
+    __slots__ = ()
 
     @property
     def package(self):
@@ -74,6 +73,7 @@ class Kernel:
     def package_version(self, layout):
         """The Debian version of the package the trees were extracted from,
         e.g. 6.12.118-1~deb12u1 (scripts/ts tree records it)."""
+        import json
         try:
             with open(layout.kernel_record) as fh:
                 return json.load(fh)["version"]

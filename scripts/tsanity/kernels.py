@@ -7,23 +7,22 @@ this module), so that a new target kernel is a new row
 else needs to change).  The stable kernels are not rows: a directory
 patches/stable/X.Y/ makes one (tsanity.stable.versions()).
 """
-import dataclasses
+import collections
 
-
-@dataclasses.dataclass(frozen=True)
-class Row:
-    """A kernel X.Y (Debian's linux-source-X.Y) and what the repository
-    holds for it; "" where it holds nothing."""
-    version: str
-    series: str = ""        # its own series: a directory with a series file
-    suites: str = ""        # make subsystem-tests' expectations (suites_report.py)
-    newapi_base: str = ""   # the kernel its new-interfaces file compares it with
+# A kernel X.Y (Debian's linux-source-X.Y) and what the repository holds
+# for it; "" where it holds nothing: its own series (a directory with a
+# series file), make subsystem-tests' expectations (suites_report.py), the
+# kernel its new-interfaces file compares it with.  A named tuple, not a
+# dataclass: dataclasses imports inspect, and every `scripts/ts` reads
+# this table (`ts path` is the shell's most frequent question).
+Row = collections.namedtuple("Row", ("version", "series", "suites", "newapi_base"),
+                             defaults=("", "", ""))
 
 
 ROWS: tuple[Row, ...] = (
     Row("7.3", series="patches", suites="qemu-config/suites/intended", newapi_base="6.12"),
 )
-FIELDS = tuple(f.name for f in dataclasses.fields(Row))
+FIELDS: tuple[str, ...] = Row._fields
 
 
 def row(version: str, rows: tuple[Row, ...] | None = None) -> Row:

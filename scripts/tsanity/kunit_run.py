@@ -110,6 +110,8 @@ def main(variant: str, cfg, layout) -> int:
     try:
         if not os.path.isfile(os.path.join(src, "kernel", "time", ".kunitconfig")):
             raise KunitError(f"{src}/kernel/time/.kunitconfig not found (run make tree)")
+        if not os.path.isfile(source):
+            raise KunitError(f"{source} not found (run make tree)")
         with open(source, errors="replace") as f:
             if SUITE not in f.read():
                 raise KunitError(f"{source} has no timeout family suite (is patches/series "

@@ -39,7 +39,10 @@ class StageError(ValueError):
 
 def apt_offers(package: str) -> bool:
     """The machine's apt lists offer PACKAGE (a candidate version)."""
-    p = subprocess.run(["apt-cache", "policy", package], capture_output=True, text=True)
+    try:
+        p = subprocess.run(["apt-cache", "policy", package], capture_output=True, text=True)
+    except OSError:  # no apt-cache: nothing offered
+        return False
     return any(line.strip().startswith("Candidate: ") and
                not line.strip()[len("Candidate: "):].startswith("(")
                for line in p.stdout.splitlines())
@@ -134,6 +137,7 @@ def run(base_only: bool, cfg, kernel, layout) -> int:
     kv = subprocess.run(["make", "-s", "-C", base_src, "kernelversion"], capture_output=True,
                         text=True)
     if kv.returncode != 0:
+        sys.stderr.write(kv.stderr)
         raise StageError(f"make kernelversion failed in {base_src}")
     kver = kv.stdout.strip()
     if not kver.startswith(kernel.version + "."):
