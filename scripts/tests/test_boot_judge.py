@@ -181,25 +181,29 @@ def clean_log(failed=0):
     return "".join(line + "\r\n" for line in lines)
 
 
+def judge_tree(parent):
+    """PARENT/tree: the tree's kunit_parser (a link) and a copy of its
+    console-badness.sh, all the judge reads of TS_SRC."""
+    for path in (KUNIT, os.path.join(SRC, BADNESS)):
+        if not os.path.exists(path):
+            raise AssertionError(f"{path} not found: the judge reads with the tree's tools "
+                                 "(make tree)")
+    tree = os.path.join(parent, "tree")
+    os.makedirs(os.path.dirname(os.path.join(tree, BADNESS)))
+    os.symlink(KUNIT, os.path.join(tree, "tools", "testing", "kunit"))
+    shutil.copy(os.path.join(SRC, BADNESS), os.path.join(tree, BADNESS))
+    return tree
+
+
 class JudgeBoot(unittest.TestCase):
     """`scripts/ts judge-boot` on a boot directory written here; TS_SRC is
     a tree of the real kunit_parser and console-badness.sh (or a broken
     one)."""
 
-    @classmethod
-    def setUpClass(cls):
-        for path in (KUNIT, os.path.join(SRC, BADNESS)):
-            if not os.path.exists(path):
-                raise AssertionError(f"{path} not found: the judge reads with the tree's tools "
-                                     "(make tree)")
-
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="test_boot_judge.")
         self.addCleanup(shutil.rmtree, self.dir)
-        self.tree = os.path.join(self.dir, "tree")
-        os.makedirs(os.path.dirname(os.path.join(self.tree, BADNESS)))
-        os.symlink(KUNIT, os.path.join(self.tree, "tools", "testing", "kunit"))
-        shutil.copy(os.path.join(SRC, BADNESS), os.path.join(self.tree, BADNESS))
+        self.tree = judge_tree(self.dir)
         self.boots = os.path.join(self.dir, "tests-sanitized")
         self.programs = os.path.join(self.dir, "programs")
         with open(self.programs, "w") as f:

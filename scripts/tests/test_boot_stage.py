@@ -20,10 +20,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 sys.path.insert(0, SCRIPTS)
 from tsanity import boot, cli as ts_cli, layout, qemu  # noqa: E402
+from test_boot_judge import clean_log, judge_tree  # noqa: E402  (the judge's log and tree)
 
-SRC = ts_cli.context()[2].src
-KUNIT = os.path.join(SRC, "tools", "testing", "kunit")
-BADNESS = os.path.join("tools", "testing", "selftests", "rcutorture", "bin", "console-badness.sh")
 
 # What qemu-config/qemu.sh ran (removed with this stage), for IMAGE,
 # INITRAMFS and LOG, TS_APPEND empty, TCG, no -icount.
@@ -149,34 +147,13 @@ exit "$FAKE_RC"
 """
 
 
-def clean_log(failed=0):
-    """A plain boot's log (CRLF): three programs, /init's closing lines."""
-    lines = ["[    0.000000] Linux version 7.3.0", "KTAP version 1", "1..3"]
-    for n, name in enumerate(("timeout_classes", "timeout_classes_32", "futex_wait"), 1):
-        status = "not ok" if n <= failed else "ok"
-        lines += ["    KTAP version 1", "    1..1", f"    {status} 1 rel", f"# {name}: 0.100 s",
-                  f"{status} {n} {name}"]
-    lines += ["# boot-to-verdict: 4.250 s", f"# init: {failed} of 3 programs failed"]
-    return "".join(line + "\r\n" for line in lines)
-
-
 class WholeBoot(unittest.TestCase):
     """`scripts/ts boot` with a stand-in QEMU, in a TS_WORK of its own."""
-
-    @classmethod
-    def setUpClass(cls):
-        for path in (KUNIT, os.path.join(SRC, BADNESS)):
-            if not os.path.exists(path):
-                raise AssertionError(f"{path} not found: the judge reads with the tree's tools "
-                                     "(make tree)")
 
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="test_boot_stage.")
         self.addCleanup(shutil.rmtree, self.dir)
-        tree = os.path.join(self.dir, "tree")
-        os.makedirs(os.path.dirname(os.path.join(tree, BADNESS)))
-        os.symlink(KUNIT, os.path.join(tree, "tools", "testing", "kunit"))
-        shutil.copy(os.path.join(SRC, BADNESS), os.path.join(tree, BADNESS))
+        tree = judge_tree(self.dir)
         bin_dir = os.path.join(self.dir, "bin")
         os.makedirs(bin_dir)
         fake = os.path.join(bin_dir, "qemu-system-x86_64")
