@@ -154,6 +154,23 @@ def shell_patches(cfg, kernel):
                                  if kernel.has_series() else "")
 
 
+# The choices the stages' own modules declare (loaded when their parser is
+# built: for that command, or for help).
+def boot_suites():
+    from . import boot
+    return boot.SUITES
+
+
+def initramfs_suites():
+    from . import initramfs
+    return initramfs.SUITES
+
+
+def kunit_variants():
+    from . import kunit_run
+    return kunit_run.VARIANTS
+
+
 def _commands():
     """Each command's parser, by name: a function that adds it to the
     subparsers SUB (main() builds only the one asked, or all of them for
@@ -249,7 +266,7 @@ def _commands():
                        help="print the QEMU command line and boot nothing")
         p.add_argument("kernel", choices=kernel_mod.NAMES)
         p.add_argument("suite", nargs="?", default="tests",
-                       choices=["tests", "bench", "suites", "mainline"])
+                       choices=boot_suites())
         p.add_argument("variant", nargs="?", choices=["sanitized"])
     table["boot"] = _cmd_boot
 
@@ -304,7 +321,7 @@ def _commands():
         p = sub.add_parser("initramfs", help="build a guest initramfs, in this process "
                            "(tsanity.initramfs): prints its path")
         p.add_argument("suite", nargs="?", default="tests",
-                       choices=["tests", "bench", "suites", "stable"])
+                       choices=initramfs_suites())
     table["initramfs"] = _cmd_initramfs
 
     def _cmd_kconfig(sub):
@@ -321,7 +338,7 @@ def _commands():
     def _cmd_kunit(sub):
         p = sub.add_parser("kunit", help="run the series' KUnit suite with the tree's kunit.py and "
                            "judge every row, in this process (tsanity.kunit_run)")
-        p.add_argument("variant", choices=["x86_64", "i386", "arm64", "sanitizers"])
+        p.add_argument("variant", choices=kunit_variants())
     table["kunit"] = _cmd_kunit
 
     def _cmd_judge_boot(sub):
