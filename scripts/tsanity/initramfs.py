@@ -115,9 +115,9 @@ def programs(layout, suite: str) -> str:
     if not os.path.isdir(st):
         raise InitramfsError(f"{st} not found (run scripts/ts tree)")
     os.makedirs(b, exist_ok=True)
-    if not os.path.isfile(os.path.join(st, "timers", "timeout_classes.c")):
-        raise InitramfsError(f"{st}/timers/timeout_classes.c not found (is patches/series "
-                             "applied?)")
+    if not os.path.isfile(os.path.join(st, "drivers", "pps", "pps_fetch_timeout.c")):
+        raise InitramfsError(f"{st}/drivers/pps/pps_fetch_timeout.c not found (is "
+                             "patches/series applied?)")
     # The tree's uapi headers, for KHDR_INCLUDES.
     hdr_out = layout.guest("patched")
     sys.stdout.flush()

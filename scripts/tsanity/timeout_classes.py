@@ -1,9 +1,9 @@
-"""What tools/testing/selftests/timers/timeout_classes prints.
+"""What timeout_classes (qemu-config/timeout_classes.c) prints.
 
-The one place of the host scripts that knows the output of that selftest
-(its patch in patches/series, "selftests/timers: Add a test of the
-timeout sanity contract"): intended.py and report.py read its lines
-through this module only.  Imported, not run on its own.
+The one place of the host scripts that knows the output of that test,
+the project's check of every entry point against the contract (never
+mailed): intended.py and report.py read its lines through this module
+only.  Imported, not run on its own.
 
 timeout_classes is a kselftest_harness test, two tests per fixture
 variant (entry point and mode) and ABI of the timespec: time64_accepted
