@@ -10,7 +10,6 @@ Run from the repository's root:
   python3 -m unittest discover -s scripts/tests -p 'test_*.py'
 """
 import contextlib
-import importlib.util
 import io
 import os
 import shutil
@@ -282,10 +281,7 @@ class Answer(unittest.TestCase):
     TS_AUDIT_BASE_EXPECT names a path."""
 
     def test_the_facts_audit_sh_reads(self):
-        spec = importlib.util.spec_from_file_location(
-            "audit_main", os.path.join(os.path.dirname(HERE), "audit.py"))
-        audit = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(audit)
+        from tsanity.audit import main as audit
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "answer")
             audit.write_answer(path, [{"file": "fs/aio.c", "fn": "sys_io_getevents",

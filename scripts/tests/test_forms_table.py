@@ -12,7 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..")
 TABLE = os.path.join(SCRIPTS, "forms_table.py")
 sys.path.insert(0, SCRIPTS)
-import forms_table  # noqa: E402
+from tsanity.forms import cli as forms_table  # noqa: E402
 from tsanity.forms import core as forms_core  # noqa: E402
 from tsanity.forms import drivers as forms_drivers  # noqa: E402
 from tsanity.forms import newer as forms_newer  # noqa: E402

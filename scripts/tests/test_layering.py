@@ -109,10 +109,25 @@ class Layering(unittest.TestCase):
     def test_the_scan_sees_imports(self):
         # The scan is not blind: known edges of the tree are there.
         g = graph()
-        self.assertIn("tsanity.timeout_classes", g["report"])
+        self.assertIn("tsanity.timeout_classes", g["tsanity.report"])
+        self.assertIn("tsanity.report", g["report"])
         self.assertIn("tsanity.splats", g["tsanity.judge.boot"])
         self.assertIn("tsanity.repo", g["tsanity.stable"])
         self.assertGreater(len(g), 50)
+
+    def test_scripts_keeps_entry_points_only(self):
+        # A module of scripts/ (not the package) defines nothing: it
+        # imports its module of the package and runs it.
+        import ast
+        for name in sorted(os.listdir(SCRIPTS)):
+            if not name.endswith(".py"):
+                continue
+            with open(os.path.join(SCRIPTS, name)) as f:
+                tree = ast.parse(f.read(), name)
+            defined = [type(n).__name__ for n in tree.body
+                       if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Assign))]
+            self.assertEqual(defined, [], f"scripts/{name} defines code: move it into "
+                             "scripts/tsanity/")
 
     def test_no_import_circle(self):
         self.assertEqual(circles(graph()), [])

@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
-import intended  # noqa: E402
+from tsanity import intended  # noqa: E402
 from tsanity import stable as ts_stable  # noqa: E402
 from tsanity.layout import result_file  # noqa: E402
 from tsanity.mbox import msgid, stable  # noqa: E402

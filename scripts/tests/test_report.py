@@ -27,9 +27,9 @@ ENV_73 = dict(os.environ, TS_KERNEL="7.3")
 ENV_612 = dict(os.environ, TS_KERNEL="6.12")
 sys.path.insert(0, SCRIPTS)
 
-import intended  # noqa: E402
+from tsanity import intended  # noqa: E402
 from tsanity import cli as ts_cli, expected, layout  # noqa: E402
-import report  # noqa: E402
+from tsanity import report  # noqa: E402
 from tsanity import timeout_classes  # noqa: E402
 
 # The inputs of the synthetic timeout_classes: (sec name, nsec name,
@@ -491,7 +491,7 @@ class TimeoutClassesFormat(unittest.TestCase):
 
     def test_one_owner_of_the_format(self):
         # The selftest's lines are spelled in timeout_classes.py only.
-        for name in ("report.py", "intended.py", "ktap.py"):
+        for name in ("tsanity/report.py", "tsanity/intended.py", "tsanity/ktap.py"):
             with open(os.path.join(SCRIPTS, name)) as f:
                 src = f.read()
             for word in ("kernel_sec=", "expected=", "got=", "not answered", "Expected 0",
@@ -500,7 +500,7 @@ class TimeoutClassesFormat(unittest.TestCase):
                 self.assertNotIn(word, src, f"{name} spells timeout_classes' output: {word}")
 
     def test_no_environment_for_the_list(self):
-        with open(os.path.join(SCRIPTS, "intended.py")) as f:
+        with open(os.path.join(SCRIPTS, "tsanity", "intended.py")) as f:
             self.assertNotIn("TS_INTENDED", f.read())
         self.assertEqual(intended.load(os.devnull), [])
 

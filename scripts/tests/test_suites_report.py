@@ -11,7 +11,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-import suites_report as sr  # noqa: E402
+from tsanity import suites_report as sr  # noqa: E402
 from tsanity import layout  # noqa: E402
 
 
