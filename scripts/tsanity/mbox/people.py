@@ -100,7 +100,10 @@ def route_tree(src, entry, word):
 # get_maintainer.pl lists what it found in the order of Perl's hashes,
 # which Perl randomises per run: without a fixed seed the recipients, and
 # the first tree named, change from one run to the next.
-PERL_ENV = dict(os.environ, PERL_HASH_SEED="0", PERL_PERTURB_KEYS="0")
+def perl_env():
+    """The environment of get_maintainer.pl: Perl's hash order fixed, so
+    that its answers come in one order."""
+    return dict(os.environ, PERL_HASH_SEED="0", PERL_PERTURB_KEYS="0")
 
 
 def get_maintainer(src, patch, what):
@@ -108,7 +111,7 @@ def get_maintainer(src, patch, what):
     opts = {"people": ["--no-l", "--no-s"], "lists": ["--no-m", "--no-r"],
             "scm": ["--no-email", "--scm"]}[what]
     out = run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
-               "--no-rolestats"] + opts + [patch], cwd=src, env=PERL_ENV).stdout
+               "--no-rolestats"] + opts + [patch], cwd=src, env=perl_env()).stdout
     return [l.strip() for l in out.splitlines() if l.strip()]
 
 
@@ -120,7 +123,7 @@ def tree_of(src, patch):
         if l.startswith("git ") and "torvalds/linux.git" not in l:
             return l[4:].strip()
     out = run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
-               "--no-l", "--no-s", patch], cwd=src, env=PERL_ENV).stdout
+               "--no-l", "--no-s", patch], cwd=src, env=perl_env()).stdout
     m = re.search(r"\(maintainer:(.+)\)$", out, re.M)
     return f"entry:{m[1]}" if m else None
 
