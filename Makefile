@@ -141,7 +141,7 @@ check-full: check stable kunit-arm64 random kunit-sanitizers check-sanitized ## 
 		TS_KERNEL=$$v TS_PATCHES=$(CURDIR)/patches/stable/$$v $(S)/check-bisect.sh || exit 1; done
 
 random: guest initramfs ## the integration boot with a fresh seed of random inputs (TS_SEED replays one), judged
-	@$(S)/random.sh
+	@$(TS) random
 
 bench: guest ## cost in instructions (QEMU -icount) on base, fixes and patched; objdump and bloat-o-meter
 	@$(TS) guest fixes >/dev/null

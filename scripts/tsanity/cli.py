@@ -324,6 +324,11 @@ def _commands():
                        choices=initramfs_suites())
     table["initramfs"] = _cmd_initramfs
 
+    def _cmd_random(sub):
+        sub.add_parser("random", help="boot base and patched with a fresh seed's random inputs "
+                       "and judge them, in this process (tsanity.random_stage; make random)")
+    table["random"] = _cmd_random
+
     def _cmd_kconfig(sub):
         p = sub.add_parser("kconfig", help="configure OUT from BASE and the fragments (the one "
                            "kconfig step, tsanity.kconfig); fails naming a symbol that did not stick")
@@ -478,6 +483,9 @@ def main(argv=None):
         elif a.cmd == "guest":
             from . import guest as guest_mod
             return guest_mod.main(a.kernels, a.sanitized, layout)
+        elif a.cmd == "random":
+            from . import random_stage
+            return random_stage.main(cfg, layout)
         elif a.cmd == "initramfs":
             from . import initramfs as initramfs_mod
             return initramfs_mod.main(a.suite, layout)

@@ -88,11 +88,14 @@ class Config:
     """The values of every TS_* variable for one run, and the places of
     TS_WORK moved one by one.  (Not a dataclass: every `scripts/ts` makes
     one, and dataclasses would import inspect.)"""
-    __slots__ = ("values", "moved")
+    __slots__ = ("values", "moved", "given")
 
-    def __init__(self, values: dict, moved: dict):
+    def __init__(self, values: dict, moved: dict, given: frozenset = frozenset()):
         self.values = values
         self.moved = moved
+        # The names the user set (not empty): a default and a setting that
+        # equals it are not the same request (make random's seed).
+        self.given = given
 
     def __eq__(self, other):
         return isinstance(other, Config) and (self.all(), self.moved) == (other.all(),
@@ -149,4 +152,10 @@ def from_environ(environ=None):
     if values["TS_PATCHES"] and os.path.isdir(values["TS_PATCHES"]):
         values["TS_PATCHES"] = os.path.realpath(values["TS_PATCHES"])
     moved = {name: env[name] for name, _ in MOVABLE if env.get(name)}
-    return Config(values, moved)
+    return Config(values, moved, frozenset(name for name, _, _ in USER if env.get(name)))
+
+def replaced(cfg: Config, values: dict, moved: dict) -> Config:
+    """CFG with VALUES and MOVED set over its own: one run's configuration
+    for a stage that asks another of itself (make random's boots), in the
+    same process."""
+    return Config({**cfg.values, **values}, {**cfg.moved, **moved}, cfg.given)
