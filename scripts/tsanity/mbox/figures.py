@@ -141,7 +141,9 @@ def testing_text(f, version):
         f" - KUnit ({f['kunit_suite']}): x86_64 {f['kunit_pass']} of "
         f"{f['kunit_rows']} rows pass"
         + ("; " + ", ".join(f["kunit_arch"]) if f["kunit_arch"] else "") + ".",
-        f" - Integration: selftests/timers/timeout_classes, native and -m32, booted "
+        f" - Integration: the series' selftests and our own check of every entry point "
+        f"against the contract (timeout_classes, a kselftest_harness program not sent), "
+        f"native and -m32, booted "
         f"under QEMU on {version} and on {version} + the whole series: {b['contract_cases']} "
         f"contract cases per kernel ({by_abi}). {t['differences']} cases differ, "
         f"and all of them are the intended changes of the fixes "
