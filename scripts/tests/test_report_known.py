@@ -61,17 +61,17 @@ class BaseList(Boots):
 
     def test_other_program_fails_on_the_base_only_where_listed(self):
         def abi(status):
-            log = ["# timeout_abi: exit status 1"] if status == "FAIL" else []
-            return {"name": "timeout_abi", "status": status, "log": log, "tests": [
+            log = ["# select_poll_timeout: exit status 1"] if status == "FAIL" else []
+            return {"name": "select_poll_timeout", "status": status, "log": log, "tests": [
                 {"name": "global.select_folds", "status": status, "log": [], "tests": []}]}
         self.write("base", verdict(extra=[abi("FAIL")]))
         self.write("fixes", verdict(extra=[abi("PASS")]))
         rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file="/dev/null",
                                        known_file=os.devnull)
         self.assertEqual(rc, 1)
-        self.assertIn("base: test FAIL: timeout_abi/global.select_folds\n", err)
+        self.assertIn("base: test FAIL: select_poll_timeout/global.select_folds\n", err)
         with open(self.known, "w") as f:
-            f.write("timeout_abi/global.select_folds 0007\n")
+            f.write("select_poll_timeout/global.select_folds 0007\n")
         rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file="/dev/null",
                                        known_file=self.known)
         self.assertEqual(rc, 0, err)
@@ -80,7 +80,7 @@ class BaseList(Boots):
         rc, out, err = self.run_report(self.dir, "base", "fixes", intended_file="/dev/null",
                                        known_file=self.known)
         self.assertEqual(rc, 1)
-        self.assertIn("fixes: test FAIL: timeout_abi/global.select_folds\n", err)
+        self.assertIn("fixes: test FAIL: select_poll_timeout/global.select_folds\n", err)
 
     def test_the_base_has_the_list(self):
         # The series' own list is the default, and only a base has one.

@@ -155,12 +155,12 @@ class StableReport(Boots):
         self.assertIn("skipped, and not for want of an entry point of this ABI", err)
 
     def select_fails(self):
-        """A verdict whose timeout_abi test fails."""
+        """A verdict whose select_poll_timeout test fails."""
         log = ["#  RUN           global.select_folds ...",
-               "# timeout_abi.c:114:select_folds:select {-1, 1000000}: 1 (ready)"]
+               "# select_poll_timeout.c:114:select_folds:select {-1, 1000000}: 1 (ready)"]
         v = verdict()
-        v["tests"].append({"name": "timeout_abi", "status": "FAIL",
-                           "log": ["# timeout_abi: exit status 1"], "tests": [
+        v["tests"].append({"name": "select_poll_timeout", "status": "FAIL",
+                           "log": ["# select_poll_timeout: exit status 1"], "tests": [
                                {"name": "global.select_folds", "status": "FAIL", "log": log,
                                 "tests": []}]})
         return v
@@ -169,7 +169,7 @@ class StableReport(Boots):
         for k in ("base", "stable"):
             self.write(k, self.select_fails())
         with open(self.known, "w") as f:
-            f.write('timeout_abi/global.select_folds "select: Check the timeval first"\n')
+            f.write('select_poll_timeout/global.select_folds "select: Check the timeval first"\n')
         rc, out, err = self.run_stable()
         self.assertEqual(rc, 0, err)
         with open(report_file(self.dir, "base", "stable", "md")) as f:
@@ -177,7 +177,7 @@ class StableReport(Boots):
         # Unlisted: a failure.
         rc, _, err = self.run_stable(os.devnull)
         self.assertEqual(rc, 1)
-        self.assertIn("stable: test FAIL: timeout_abi/global.select_folds\n", err)
+        self.assertIn("stable: test FAIL: select_poll_timeout/global.select_folds\n", err)
 
     def test_stable_leniency_does_not_hang_on_predates_rules(self):
         # A stable series that backports every fix leaves no rule it
