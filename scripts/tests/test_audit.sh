@@ -13,6 +13,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 audit_sh=$repo/scripts/audit.sh
 audit_py=$repo/scripts/audit.py
+# The header (usage, exit status) is the module's, which audit.py runs.
+audit_doc=$repo/scripts/tsanity/audit/main.py
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-test-audit.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -61,8 +63,8 @@ header() { # FILE REGEX: the comment lines from REGEX on, while indented
 		on && /^#   / { print; next } { on = 0 }' "$1"
 }
 rc=0
-out=$(diff <(header "$audit_sh" '^# Exit status') <(header "$audit_py" '^# Exit status')) || rc=$?
-[ -n "$(header "$audit_py" '^# Exit status')" ] || { rc=1; out="audit.py: no '# Exit status' block"; }
+out=$(diff <(header "$audit_sh" '^# Exit status') <(header "$audit_doc" '^# Exit status')) || rc=$?
+[ -n "$(header "$audit_doc" '^# Exit status')" ] || { rc=1; out="tsanity/audit/main.py: no '# Exit status' block"; }
 check "audit.sh and audit.py document the same exit status" 0
 rc=0
 out=$(header "$audit_sh" '^# Exit status')
@@ -71,7 +73,7 @@ check "audit.sh documents its exit status 0, 1 and 2" 0 '^#   0  ' '^#   1  ' '^
 # audit.py: the usage of its header is the one argparse prints (modulo
 # line breaks), and names every required option.
 squash() { tr -s ' \n' '  ' | sed 's/^ //; s/ $//'; }
-want=$(header "$audit_py" '^# usage: ' | sed 's/^#//' | squash)
+want=$(header "$audit_doc" '^# usage: ' | sed 's/^#//' | squash)
 run "$audit_py" --help
 got=$(sed -n '/^usage: /,/^$/p' <<<"$out" | squash)
 rc=0

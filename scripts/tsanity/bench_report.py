@@ -46,7 +46,7 @@ import re
 import statistics
 import sys
 
-from tsanity import cli as ts_cli
+from tsanity import context as ts_context
 from tsanity import fixes as ts_fixes
 from tsanity import kernel as ts_kernel
 from tsanity import layout
@@ -73,7 +73,7 @@ def load_fixes(version):
     """The fixes part of Linux VERSION's series (tsanity.fixes); exits
     naming the error."""
     try:
-        return ts_fixes.load(ts_cli.series_dir())
+        return ts_fixes.load(ts_context.series_dir())
     except (ts_kernel.KernelError, ts_fixes.FixesError) as e:
         sys.exit(f"error: bench-report.py knows no fixes part of Linux {version}: {e}")
 
@@ -139,7 +139,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[0])
     d = sys.argv[1]
-    V = ts_cli.version_or_exit()
+    V = ts_context.version_or_exit()
     all_fixes = load_fixes(V)
     fixes = tuple((f.patch, f.what, f.bench) for f in all_fixes if f.bench)
     fixed_entries = {e for f in all_fixes if f.refuses for e in f.bench}

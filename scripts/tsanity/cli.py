@@ -4,6 +4,7 @@ import os
 import sys
 
 from . import config as config_mod
+from .context import context, series_dir, version_or_exit  # noqa: F401  (ts's callers' names)
 from . import kernel as kernel_mod
 from . import kernels as kernels_mod
 from . import layout as layout_mod
@@ -11,28 +12,6 @@ from . import series as series_mod
 
 # A command's modules load for that command only: `ts path`, which the
 # shell asks most, imports what the layout needs and no more.
-
-
-def context(environ=None):
-    cfg = config_mod.from_environ(environ)
-    kernel = kernel_mod.from_config(cfg)
-    return cfg, kernel, layout_mod.Layout(cfg, kernel)
-
-
-def series_dir(environ=None):
-    """The directory of the kernel's own series (patches/series, ...)."""
-    cfg, kernel, _ = context(environ)
-    return kernel.series_dir(cfg.repo)
-
-
-def version_or_exit(environ=None):
-    """TS_KERNEL's X.Y, for a script's texts; a bad TS_KERNEL ends the
-    script with a named error, not a traceback."""
-    try:
-        return context(environ)[1].version
-    except (kernel_mod.KernelError, ValueError) as e:  # FixesError is a ValueError
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
 
 
 def shell_env(cfg, kernel, layout):

@@ -13,7 +13,8 @@ import os
 import re
 
 from tsanity import timeout_classes
-from tsanity import cli as ts_cli
+from tsanity import context as ts_context
+from tsanity import kernel as ts_kernel_mod
 
 # The list of the series; report.py --intended names another (none at all
 # between the fixes and the whole series).
@@ -22,8 +23,8 @@ def default(required=True):
     (None, or an exit naming the problem if REQUIRED, where the kernel has
     no series)."""
     try:
-        return os.path.join(ts_cli.series_dir(), "intended-differences")
-    except ts_cli.kernel_mod.KernelError as e:
+        return os.path.join(ts_context.series_dir(), "intended-differences")
+    except ts_kernel_mod.KernelError as e:
         if required:
             raise SystemExit(f"error: {e} (name a list with --intended)")
         return None

@@ -50,7 +50,7 @@ import sys
 
 from tsanity import intended
 from tsanity import timeout_classes as tc
-from tsanity import cli as ts_cli
+from tsanity import context as ts_context
 from tsanity import expected as ts_expected
 from tsanity import layout
 from tsanity import stable as ts_stable
@@ -517,7 +517,7 @@ def main(argv=None):
     ap.add_argument("old", metavar="OLD", choices=list(KERNELS))
     ap.add_argument("new", metavar="NEW", choices=list(KERNELS))
     args = ap.parse_args(argv)
-    V = ts_cli.version_or_exit()
+    V = ts_context.version_or_exit()
     order = list(KERNELS)
     if order.index(args.old) >= order.index(args.new):
         ap.error(f"OLD ({args.old}) must come before NEW ({args.new}) in: " + ", ".join(order))

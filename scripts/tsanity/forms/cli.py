@@ -26,7 +26,7 @@ Exit 0, or 1 naming what is wrong with the table, or 2 on a usage error.
 import json
 import sys
 
-from tsanity import cli as ts_cli
+from tsanity import context as ts_context
 from tsanity.forms.rst import check_doc, rst
 from tsanity.forms.table import ENTRIES, SET_ASIDE, exceptions, for_kernel, validate  # noqa: F401
 
@@ -42,7 +42,7 @@ def main(argv):
             print('error: forms_table: ' + p, file=sys.stderr)
         return 1
     # The page of the series of TS_KERNEL holds that kernel's table.
-    entries = for_kernel(ts_cli.version_or_exit()).ENTRIES
+    entries = for_kernel(ts_context.version_or_exit()).ENTRIES
     if argv[0] == '--check-doc':
         problem = check_doc(argv[1], entries)
         if problem:

@@ -39,7 +39,7 @@ import sys
 
 from tsanity.forms import table as forms_table
 from tsanity import intended
-from tsanity import cli as ts_cli
+from tsanity import context as ts_context
 from tsanity import layout
 from tsanity.timeout_forms import FORM
 LIMITS = {"LONG_MIN": -2**63, "LONG_MAX": 2**63 - 1, "INT_MIN": -2**31, "INT_MAX": 2**31 - 1,
@@ -254,7 +254,7 @@ def main():
             table = {line.strip() for line in f if line.strip()}
     else:
         # The interfaces the kernel of this run has (TS_KERNEL).
-        table = {e["id"] for e in forms_table.for_kernel(ts_cli.version_or_exit()).ENTRIES}
+        table = {e["id"] for e in forms_table.for_kernel(ts_context.version_or_exit()).ENTRIES}
     measured = {k[0] for k in cells}
     for i in sorted(measured - table):
         problems.append(f"{i}: measured, but not an interface of scripts/forms_table.py")

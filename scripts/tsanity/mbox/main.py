@@ -61,7 +61,7 @@ import shutil
 import sys
 import tempfile
 
-from tsanity import cli as ts_cli
+from tsanity import context as ts_context
 from tsanity import kernel as ts_kernel
 from tsanity.layout import result_file
 from tsanity.mbox.build import Submission, build
@@ -83,8 +83,8 @@ def main():
         die(__doc__.strip().splitlines()[0])
     who = author()
     # TS_KERNEL's X.Y; a bad TS_KERNEL ends the script here, named.
-    V = ts_cli.version_or_exit()
-    cfg, kernel, layout = ts_cli.context()
+    V = ts_context.version_or_exit()
+    cfg, kernel, layout = ts_context.context()
     if not kernel.has_series():
         die(f"Linux {kernel.version} has no series in the repository")
     series_dir = kernel.series_dir(cfg.repo)
@@ -137,7 +137,7 @@ def stable_report(version):
     """make stable's report-base-stable.json of the stable kernel VERSION,
     parsed, with "package": the Debian version its trees were extracted
     from; or None where make stable has not run."""
-    _, _, lay = ts_cli.context(dict(os.environ, TS_KERNEL=version))
+    _, _, lay = ts_context.context(dict(os.environ, TS_KERNEL=version))
     path = result_file(lay.boot_results("mainline"), "report", old="base", new="stable",
                        ext="json")
     try:
@@ -157,7 +157,7 @@ def sendable(version):
         die(f"no stable series patches/stable/{version}/series (have: "
             f"{', '.join(stable.versions())})")
     who = author()
-    _, _, layout = ts_cli.context()
+    _, _, layout = ts_context.context()
     out = layout.named_results("mbox-stable")
     os.makedirs(out, exist_ok=True)
     print(stable.sendable(version, who, out, report=stable_report(version)))
