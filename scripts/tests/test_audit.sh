@@ -13,8 +13,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 audit_sh=$repo/scripts/audit.sh
 audit_py=$repo/scripts/audit.py
-# The header (usage, exit status) is the module's, which audit.py runs.
-audit_doc=$repo/scripts/tsanity/audit/main.py
+audit_doc=$repo/scripts/tsanity/audit/main.py # audit.py's header: usage, exit status
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-test-audit.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
