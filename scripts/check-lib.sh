@@ -47,7 +47,7 @@ row() {
 }
 print_table() {
 	echo
-	echo "check-$check_name ($TS_PATCHES):"
+	echo "check-$check_name (${check_series:-$TS_PATCHES}):"
 	printf '%s\n' "check|scope|result" "${rows[@]}" | column -t -s '|' | sed 's/^/  /'
 	if [ "$failed" -ne 0 ]; then
 		echo "check-$check_name: FAILED" >&2

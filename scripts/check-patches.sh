@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
-# usage: scripts/check-patches.sh
+# usage: scripts/check-patches.sh [SERIES_DIR]
 # checkpatch.pl --strict (the base tree's) on every patch of
-# $TS_PATCHES/series: no error, warning or check except those waived in
-# $TS_PATCHES/checkpatch.waivers ("<patch file> <MESSAGE_TYPE> <reason>",
+# SERIES_DIR/series (default: $TS_PATCHES, the kernel's series or the
+# user's): no error, warning or check except those waived in
+# SERIES_DIR/checkpatch.waivers ("<patch file> <MESSAGE_TYPE> <reason>",
 # read by `scripts/ts waivers`, which refuses a bad line, a duplicate and
 # a patch the series does not list); an unused waiver fails too.  Needs
-# no tree with the series applied.
+# no tree with the series applied.  make stable and make mbox name their
+# series as SERIES_DIR.
 # Prints a table; exits 1 if a check failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/check-lib.sh"
 
-[ $# -eq 0 ] || die "usage: scripts/check-patches.sh"
-[ -n "$TS_PATCHES" ] || die "no patch set: Linux $TS_KERNEL has no series in the repository (set TS_PATCHES)"
-series_file=$TS_PATCHES/series
-waiver_file=$TS_PATCHES/checkpatch.waivers
+[ $# -le 1 ] || die "usage: scripts/check-patches.sh [SERIES_DIR]"
+series_dir=${1:-$TS_PATCHES}
+[ -n "$series_dir" ] || die "no patch set: Linux $TS_KERNEL has no series in the repository (set TS_PATCHES)"
+[ -d "$series_dir" ] || die "$series_dir: not a directory (usage: scripts/check-patches.sh [SERIES_DIR])"
+series_dir=$(cd "$series_dir" && pwd) # checkpatch runs in the base tree
+check_series=$series_dir
+series_file=$series_dir/series
+waiver_file=$series_dir/checkpatch.waivers
 checkpatch=$TS_BASE_SRC/scripts/checkpatch.pl
 [ -f "$checkpatch" ] || die "$checkpatch not found (run make tree)"
-series_stamp "$TS_PATCHES" >/dev/null # every listed patch exists
+series_stamp "$series_dir" >/dev/null # every listed patch exists
 list=$(series_patches "$series_file") || exit 1
 [ -n "$list" ] || die "$series_file lists no patch"
 mapfile -t patches <<<"$list"
@@ -45,7 +51,7 @@ for i in "${!patches[@]}"; do
 	# it needs python3-ply and python3-git, which deps.sh installs for
 	# Debian's /usr/bin/python3, not for another python3 (pyenv's, say).
 	(cd "$TS_BASE_SRC" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict \
-		--show-types --color=never "$TS_PATCHES/$p") >"$out" 2>&1 || rc=$?
+		--show-types --color=never "$series_dir/$p") >"$out" 2>&1 || rc=$?
 	grep -q '^total: [0-9]* errors, [0-9]* warnings, [0-9]* checks' "$out" ||
 		{ cat "$out" >&2; die "checkpatch.pl did not run on patch $num ($p): see $out"; }
 	# A helper that failed (spdxcheck.py's imports) is a check not done.

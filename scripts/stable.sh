@@ -6,8 +6,8 @@
 #   1. its base tree, Debian's linux-source-X.Y (scripts/ts tree base), and
 #      the stable tree, a worktree at the base commit with
 #      patches/stable/X.Y/series applied by git am ($TS_STABLE_SRC);
-#   2. checkpatch --strict on the backports (scripts/check-patches.sh with
-#      TS_PATCHES=patches/stable/X.Y);
+#   2. checkpatch --strict on the backports (scripts/check-patches.sh
+#      patches/stable/X.Y);
 #   3. the base and stable guest kernels (scripts/ts guest);
 #   4. both booted with mainline's selftests and liburing's tests of the
 #      backported io_uring fixes: the initramfs "stable" of the mainline
@@ -40,7 +40,7 @@ if [ "${1:-}" = --one ]; then
 	n=$(series_patches "$TS_STABLE_SERIES/series" | wc -l)
 	echo "stable: $TS_STABLE_SRC, $n backports of ${TS_STABLE_SERIES#"$TS_REPO/"}/series on $TS_BASE_TAG"
 	rc=0
-	TS_PATCHES=$TS_STABLE_SERIES "$TS_REPO/scripts/check-patches.sh" || rc=1
+	"$TS_REPO/scripts/check-patches.sh" "$TS_STABLE_SERIES" || rc=1
 	ts guest base stable >/dev/null || die "the guest kernels of $TS_KERNEL did not build"
 	# Mainline's selftests, as the mainline tree built them.
 	b=$(ts_path initramfs mainline)

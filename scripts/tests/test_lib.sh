@@ -95,6 +95,8 @@ for s in check-patches.sh check-bisect.sh check-warnings.sh; do
 	expect 1 "$s with a wrong argument names its usage" "usage\|unknown" \
 		"$TS_REPO/scripts/$s" no-such-argument extra-argument
 done
+expect 1 "check-patches.sh names a SERIES_DIR that is not a directory" "no-such-dir: not a directory" \
+	"$TS_REPO/scripts/check-patches.sh" "$tmp/no-such-dir"
 # The Python stages' refusals (ts guest, ts kconfig, ts boot, ts kunit):
 # scripts/tests/test_guest_stage.py, test_boot_stage.py, test_kunit_stage.py.
 

@@ -67,8 +67,7 @@ def check_checkpatch(mboxes, series_dir, tmp):
     with open(os.path.join(d, "series"), "w") as fh:
         fh.write("".join(f"{n}\n" for n in names_all))
     shutil.copy(ts_waivers.path(series_dir), ts_waivers.path(d))
-    p = run([os.path.join(REPO, "scripts", "check-patches.sh")], cwd=REPO,
-            env=dict(os.environ, TS_PATCHES=d), check=False)
+    p = run([os.path.join(REPO, "scripts", "check-patches.sh"), d], cwd=REPO, check=False)
     if p.returncode != 0:
         die(f"checkpatch.pl --strict on the mboxes' patches:\n{p.stdout}{p.stderr}")
     log(f"checkpatch --strict: {len(names_all)} kernel patches as mailed clean "
