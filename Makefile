@@ -135,7 +135,7 @@ endif
 check: check-scripts check-patches check-bisect check-warnings htmldocs kunit-i386 fixes $(CHECK_SUITES) ## the review checks that fit CI's time (the subsystems' suites too, where the kernel's row has them)
 
 check-full: check stable kunit-arm64 random kunit-sanitizers check-sanitized ## make check, the stable kernels, KUnit on arm64, a fresh seed, KUnit and the integration boot under sanitizers, every prefix in every configuration, every prefix of each stable series (audit and bench apart)
-	@TS_CHECK_VARIANTS="$(ALL_VARIANTS)" $(S)/check-bisect.sh
+	@$(S)/check-bisect.sh $(ALL_VARIANTS)
 	@for v in $$($(TS) stable); do \
 		TS_KERNEL=$$v $(TS) tree base >/dev/null && \
 		TS_KERNEL=$$v TS_PATCHES=$(CURDIR)/patches/stable/$$v $(S)/check-bisect.sh || exit 1; done

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# usage: scripts/check-bisect.sh
+# usage: scripts/check-bisect.sh [VARIANT...]
 # Every prefix of the series ($TS_PATCHES/series, as lib.sh's patches_tree
 # holds it) compiles, without a warning, the objects it touches and the
 # users of the changed headers (check-lib.sh: objects), in each
-# configuration of TS_CHECK_VARIANTS (qemu-config/variants/<name>.config
-# on top of tinyconfig, qemu-config/guest.config and the suite's
-# .kunitconfig; default: integration; make check-full: every variant).
+# configuration VARIANT (qemu-config/variants/<name>.config on top of
+# tinyconfig, qemu-config/guest.config and the suite's .kunitconfig;
+# default: the user's TS_CHECK_VARIANTS, integration unless set; make
+# check-full names every variant).
 # Prefixes are checked out in the worktree $TS_WORK/bisect-src and built in
 # $TS_OUT/check-<variant>; a (configuration, tree) pair that passed is not
 # built again.  Prints a table; exits 1 if a check failed.
@@ -13,12 +14,15 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/check-lib.sh"
 
-[ $# -eq 0 ] || die "usage: scripts/check-bisect.sh"
-read -r -a variants <<<"$TS_CHECK_VARIANTS"
+if [ $# -gt 0 ]; then
+	variants=("$@")
+else
+	read -r -a variants <<<"$TS_CHECK_VARIANTS"
+fi
 [ "${#variants[@]}" -gt 0 ] || die "TS_CHECK_VARIANTS names no configuration"
 for v in "${variants[@]}"; do
 	[ -f "$TS_REPO/qemu-config/variants/$v.config" ] ||
-		die "TS_CHECK_VARIANTS: no configuration '$v' (qemu-config/variants/$v.config)"
+		die "no configuration '$v' (qemu-config/variants/$v.config; usage: scripts/check-bisect.sh [VARIANT...])"
 done
 tree=$(patches_tree)
 list=$(series_patches "$TS_PATCHES/series") || exit 1
