@@ -32,8 +32,8 @@ echo "shell tests: $nsh ran, $nskip skipped"
 
 # The linters, Debian's (make deps installs them): shellcheck on every
 # shell script (each *.sh, and each executable whose first line names sh or
-# bash), following what a script sources; mypy on the package, in its
-# default mode (functions without type hints are not checked yet).
+# bash), following what a script sources; mypy on the package, with
+# --check-untyped-defs (functions without type hints are checked too).
 repo=$(cd "$here/../.." && pwd)
 shells=()
 while IFS= read -r f; do
@@ -53,7 +53,7 @@ fi
 echo "==> mypy: the package scripts/tsanity"
 if ! command -v mypy >/dev/null; then
 	failed+=("mypy not found (Debian package mypy; make deps)")
-elif ! (cd "$repo/scripts" && mypy --cache-dir "$tmp/mypy" tsanity); then
+elif ! (cd "$repo/scripts" && mypy --cache-dir "$tmp/mypy" --check-untyped-defs tsanity); then
 	failed+=("mypy (see above)")
 fi
 if [ ${#failed[@]} -gt 0 ]; then

@@ -94,7 +94,8 @@ def load(bench_dir, kernel, errors, order):
     """{(abi, entry, path): [repeats]}, {(abi, entry, path): {answers}} of
     a kernel's rounds; every key, in the order of the logs, appended to
     order"""
-    runs, refused_not = {}, {}
+    runs: dict[tuple[str, str, str], list[float]] = {}
+    refused_not: dict[tuple[str, str, str], set[str]] = {}
     # Every round's serial log: the round a glob.
     logs = sorted(glob.glob(layout.result_file(bench_dir, "serial-round", kernel=kernel,
                                                round="*")))
@@ -148,8 +149,10 @@ def main():
     # A failed run leaves no figures for others to quote.
     if os.path.exists(out_json):
         os.remove(out_json)
-    errors, nonzero = [], []
-    data, notref, keys = {}, {}, []
+    errors: list[str] = []
+    nonzero = []
+    data, notref = {}, {}
+    keys: list[tuple[str, str, str]] = []
     for k in KERNELS:
         data[k], notref[k] = load(d, k, errors, keys)
     out = ["# Cost of the series, in instructions per call", "",

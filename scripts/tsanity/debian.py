@@ -144,13 +144,15 @@ class PrivateApt:
         deb-src lists, newest first (a suite may list several versions)."""
         out = _run(["apt-cache", *self.options(), "madison", package],
                    f"apt-cache madison {package}")
-        found = set()
+        found: set[tuple[str, str]] = set()
         for line in out.splitlines():
             f = [x.strip() for x in line.split("|")]
             if len(f) == 3 and f[0] == package and f[2].endswith(" Sources"):
                 found.add((f[1], f[2].split()[-2].split("/")[0]))
-        return sorted(found, key=functools.cmp_to_key(
-            lambda a, b: compare_versions(b[0], a[0]) or (a[1] > b[1]) - (a[1] < b[1])))
+
+        def newest_first(a: tuple[str, str], b: tuple[str, str]) -> int:
+            return compare_versions(b[0], a[0]) or (a[1] > b[1]) - (a[1] < b[1])
+        return sorted(found, key=functools.cmp_to_key(newest_first))
 
     def download_source(self, package, version, dest):
         """apt-get source --download-only PACKAGE=VERSION into DEST: the

@@ -39,7 +39,8 @@ def parse(path):
             lines = fh.read().split("\n")
     except OSError as e:
         raise FixesError(f"{path}: {e.strerror}") from e
-    out, seen = [], {}
+    out = []
+    seen: dict[str, int] = {}
     for n, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("#"):
             continue

@@ -11,6 +11,7 @@ import fnmatch
 import operator
 import os
 import re
+from typing import Callable
 
 from tsanity import timeout_classes
 from tsanity import context as ts_context
@@ -48,7 +49,7 @@ class Rule:
     def __init__(self, where, entry, mode, inputs, base, patched, patch):
         self.where, self.entry, self.mode = where, entry, mode
         self.inputs, self.base, self.patched, self.patch = inputs, base, patched, patch
-        self.conds = []
+        self.conds: list[Callable[..., bool]] = []
         for c in inputs.split(","):
             if c.startswith("class="):
                 classes = set(c[len("class="):].split("|"))
@@ -85,13 +86,13 @@ def load(path, forms=False):
     rules = []
     with open(path) as f:
         for no, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].split()
-            if not line:
+            fields = line.split("#", 1)[0].split()
+            if not fields:
                 continue
-            if len(line) != 6:
-                raise ValueError(f"{path}:{no}: {len(line)} fields, expected 6")
-            if line[0].startswith(FORM) == forms:
-                rules.append(Rule(f"{path}:{no}", *line))
+            if len(fields) != 6:
+                raise ValueError(f"{path}:{no}: {len(fields)} fields, expected 6")
+            if fields[0].startswith(FORM) == forms:
+                rules.append(Rule(f"{path}:{no}", *fields))
     return rules
 
 

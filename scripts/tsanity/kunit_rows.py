@@ -214,8 +214,8 @@ def expected(source, suite=SUITE):
     if not array or not re.fullmatch(r"\w+", array):
         raise ValueError(f'suite "{suite}": no .test_cases array (got {array!r})')
     gens = {}
-    for m in re.finditer(r"\bKUNIT_ARRAY_PARAM(?:_DESC)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*,", text):
-        gens[m[1] + "_gen_params"] = m[2]
+    for p in re.finditer(r"\bKUNIT_ARRAY_PARAM(?:_DESC)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*,", text):
+        gens[p[1] + "_gen_params"] = p[2]
     entries = items(initializer(text, array), f"{array}[]")
     if not entries or entries[-1] != "{}":
         raise ValueError(f"{array}[]: does not end with its terminator {{}}")

@@ -7,6 +7,7 @@ under $TS_WORK/suites/, for every kernel; so do the sources that the
 man-page patches are made against, under $TS_WORK/man/."""
 import os
 import string
+from typing import Callable
 
 from . import kernel as kernel_mod
 
@@ -325,7 +326,7 @@ def _result_path(layout, directory, what, *fields):
 
 # The paths `ts path NAME [ARG...]` prints: name -> (function of the
 # layout and the arguments, usage).
-PATHS = {
+PATHS: dict[str, tuple[Callable[..., str], str]] = {
     "root": (lambda l: l.root, ""),
     "src": (lambda l: l.src, ""),
     "tree": (lambda l, k: l.tree(k), "KERNEL"),

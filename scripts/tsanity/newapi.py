@@ -162,7 +162,7 @@ def interfaces(tree):
     have the name, or the header."""
     if not os.path.isdir(tree):
         raise NewApiError(f"{tree}: no such tree")
-    out = {}
+    out: dict[tuple[str, str], list[str]] = {}
     for table, names in syscalls(tree).items():
         for n in names:
             out.setdefault(("syscall", n), []).append(table)
@@ -189,7 +189,8 @@ def load(path, series_dir=None):
     that does not parse, a class or kind not known, a fixed item with no
     patch, a no-timeout item with one, a patch not in series_dir (when
     given) or a second line for one item raises NewApiError naming it."""
-    compare, entries, seen, errors = None, [], {}, []
+    compare, entries, errors = None, [], []
+    seen: dict[tuple[str, str], int] = {}
     for no, line in enumerate(_read(path).splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue

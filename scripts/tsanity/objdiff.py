@@ -27,7 +27,8 @@ def functions(path):
                              capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:
         sys.exit(f"error: objdump {path}: {e}")
-    funcs, cur = {}, None
+    funcs: dict[str, list[str]] = {}
+    cur = None
     for line in out.splitlines():
         m = FUNC.match(line)
         if m:

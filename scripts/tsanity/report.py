@@ -205,11 +205,11 @@ def judge_kernel(k, rules, old, problems, predates=(), stable=False, known=None)
             allowed = False
         elif leaf and contract:
             # Failed by the listed fix's cases alone, all inputs tried.
-            allowed = (failing[name] and all(ok for _, ok, _ in failing[name])
-                       and (entry.patch is None
-                            or all(p == entry.patch for _, _, p in failing[name]))
-                       and all(tc.only_failed_inputs(l) for l in log)
-                       and len(failing[name]) in tc.expect_wrong(log))
+            allowed = bool(failing[name] and all(ok for _, ok, _ in failing[name])
+                           and (entry.patch is None
+                                or all(p == entry.patch for _, _, p in failing[name]))
+                           and all(tc.only_failed_inputs(l) for l in log)
+                           and len(failing[name]) in tc.expect_wrong(log))
         elif leaf:
             # A failure, not a crash or a hang: nothing killed it, and a
             # program of its own (a top-level leaf) exited with status 1.
@@ -219,9 +219,9 @@ def judge_kernel(k, rules, old, problems, predates=(), stable=False, known=None)
         else:
             below = [n for n in tests if n.startswith(name + "/") and not tests[n]["tests"]
                      and tests[n]["status"] not in ("PASS", "SKIP")]
-            allowed = (below and all(n in ok_tests for n in below)
-                       and init_exit_1(t["name"]) in log
-                       and not killed(log))
+            allowed = bool(below and all(n in ok_tests for n in below)
+                           and init_exit_1(t["name"]) in log
+                           and not killed(log))
         if allowed:
             ok_tests.add(name)
         else:
@@ -242,7 +242,7 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
     problems; KNOWN: the lists of expected failures of old and new
     (tsanity.expected.for_base(), for_stable()).  Returns (problems, data): the problems found (none: PASS)
     and what render_md() and render_json() show."""
-    problems = []
+    problems: list[str] = []
     ks = {name: read_kernel(results, name, problems) for name in (old, new)}
     a, b = ks[old], ks[new]
 
@@ -282,10 +282,16 @@ def judge(results, old, new, rules, label="the list of intended differences", pr
     # The contract cases: what each kernel answered, case by case.
     cases = sorted(set(a["diags"]) | set(b["diags"]))
     diffs, wanted = [], []
-    by_rule = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
-    matrix = collections.defaultdict(lambda: collections.defaultdict(
-        lambda: {old: collections.Counter(), new: collections.Counter()}))
-    columns = collections.defaultdict(list)
+    # {rule: {(abi, entry, mode): Counter((old answer, new answer))}}
+    by_rule: collections.defaultdict[intended.Rule, collections.defaultdict[
+        tuple[str, str, str], collections.Counter[tuple[str, str]]]] = \
+        collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
+    # {abi: {(row, column): {kernel: Counter(answer)}}}
+    matrix: collections.defaultdict[str, collections.defaultdict[
+        tuple[str, str], dict[str, collections.Counter[str]]]] = \
+        collections.defaultdict(lambda: collections.defaultdict(
+            lambda: {old: collections.Counter(), new: collections.Counter()}))
+    columns: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
     for case in cases:
         got = {k["name"]: (k["diags"][case]["got"] if case in k["diags"] else "missing")
                for k in (a, b)}

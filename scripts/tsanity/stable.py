@@ -23,6 +23,7 @@ Nothing is typed again per kernel.
 """
 import os
 import re
+from typing import Any
 
 from . import series as ts_series
 from .repo import REPO
@@ -142,7 +143,8 @@ def split_rules(rules, version, repo=REPO):
     rule whose patch column is no fix of the mainline series."""
     fixes = mainline_fixes(repo)
     missing = not_backported(version, repo)
-    differences, predates = [], []
+    differences: list[Any] = []
+    predates: list[Any] = []
     for r in rules:
         if r.patch not in fixes:
             raise StableError(f"{r.where}: the patch column '{r.patch}' is no fix of "

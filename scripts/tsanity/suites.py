@@ -42,7 +42,8 @@ def parse_list(path):
             lines = fh.read().splitlines()
     except OSError as e:
         raise SuiteError(f"cannot read the suite list {path}: {e.strerror}")
-    out, seen = [], {}
+    out = []
+    seen: dict[str, int] = {}
     for n, line in enumerate(lines, 1):
         line = line.split("#", 1)[0].strip()
         if not line:

@@ -63,8 +63,8 @@ class Rule:
 def load_rules(path):
     """The rules of FILE; ValueError names a malformed line."""
     rules = []
-    with open(path) as f:
-        lines = f.read().splitlines()
+    with open(path) as fh:
+        lines = fh.read().splitlines()
     for n, line in enumerate(lines, 1):
         line = line.split("#", 1)[0].strip()
         if not line:
@@ -99,7 +99,7 @@ def read_runs(results, kernel, problems):
         return {}
     for err in v.get("errors", []):
         problems.append(f"{kernel}: the KTAP parser: {err}")
-    runs = {}
+    runs: dict[str, dict[int, tuple[str, list[str]]]] = {}
     for t in v.get("tests", []):
         m = NAME.match(t["name"])
         if not m:
@@ -210,7 +210,7 @@ def main(argv=None):
     except (OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    problems = []
+    problems: list[str] = []
     kernels = {k: read_runs(args.results, k, problems) for k in KERNELS}
     rows, more, flaky = judge(kernels, rules)
     problems += more

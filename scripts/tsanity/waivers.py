@@ -59,7 +59,8 @@ def load(waiver_file, series_file=None):
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    out, seen = [], {}
+    out = []
+    seen: dict[tuple[str, str], int] = {}
     for n, line in enumerate(lines, 1):
         code = line.split("#", 1)[0]
         if not code.strip(SPACE):

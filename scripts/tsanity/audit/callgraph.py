@@ -67,7 +67,8 @@ class Graph:
         self.src, self.spatch, self.cg_file = src, spatch, cg_file
         self.dirs, self.macros = dirs, macros
         self.parsed = set()
-        self.defs = collections.defaultdict(dict)   # name -> {file: static}
+        # name -> {file: static}
+        self.defs: collections.defaultdict[str, dict[str, bool]] = collections.defaultdict(dict)
         self.syscalls = set()                        # sys_x, compat_sys_x
         self.callers = collections.defaultdict(set)  # callee -> {(caller, file)}
         self.icallers = collections.defaultdict(set)  # field -> {(caller, file)}

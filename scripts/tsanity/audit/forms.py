@@ -5,6 +5,7 @@ import collections
 import importlib.util
 import os
 import re
+from typing import Any
 
 from .tools import die, git_grep, log
 
@@ -61,6 +62,7 @@ def load_forms_table(path, version=None):
     if spec is None or not os.path.isfile(path):
         die('forms table %s not found' % path)
     mod = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None  # a .py file's spec has its source loader
     spec.loader.exec_module(mod)
     problems = mod.validate()
     if problems:
@@ -85,7 +87,9 @@ def forms_files(src, dirs):
         path, text = hit.split(':', 1)
         # tv_sec and tv_nsec are timespecs, the other semantic patch's
         if re.findall(r'\w+', text)[-1] not in ('tv_sec', 'tv_nsec'):
-            read[path].add(re.match(r'\w+', text).group(0))
+            var = re.match(r'\w+', text)
+            assert var is not None  # FORMS_READ_RE starts with \b\w+
+            read[path].add(var.group(0))
     return {
         'a variable copied in and a timeout field of it read':
             {f for f in copied if copied[f] & read.get(f, set())},
@@ -116,7 +120,9 @@ def forms_find(sp, src, cocci, dirs):
     log('forms: %s on %d files (%d in drivers/)' % (
         os.path.basename(cocci), len(files),
         sum(f.startswith('drivers/') for f in files)))
-    hits, copies = [], set()
+    hits = []
+    # (file, function, variable) of a copy-in, and (file, its variable's type)
+    copies: set[tuple[str, ...]] = set()
     for l in sp.run(cocci, files, [], 'forms'):
         m = FORM_LINE.match(l)
         if not m:
@@ -128,7 +134,7 @@ def forms_find(sp, src, cocci, dirs):
             copies.add((f['file'], f['type']))
         else:
             hits.append(f)
-    rows = {}
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
     for f in sorted(hits, key=lambda f: (f['file'], f['fn'], int(f['line']))):
         # a read counts if its variable is copied in by its function, or
         # a variable of its structure type is, in its file

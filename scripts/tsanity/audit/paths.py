@@ -4,6 +4,7 @@ semantic patch on the files with a timespec token, their rows, one per
 import collections
 import os
 import re
+from typing import Any
 
 from .tools import die, git_grep, log
 
@@ -157,7 +158,8 @@ def check_text(kind, detail):
 def group(findings):
     """The rows of the table: one per (file, function), with its kinds and
     checks in the order of their lines."""
-    rows = collections.OrderedDict()
+    rows: collections.OrderedDict[tuple[str, str], dict[str, Any]] = \
+        collections.OrderedDict()
     for f in sorted(findings, key=lambda f: (f['file'], f['fn'],
                                              int(f['line']))):
         r = rows.setdefault((f['file'], f['fn']),
@@ -198,7 +200,8 @@ def consistency(r):
 def classify(rows, g):
     """Fill in each row's entry points, check and consistency; the rows on
     timeout paths, the others, and the timeout-path rows not consistent."""
-    timeout, other = [], []
+    timeout: list[dict[str, Any]] = []
+    other: list[dict[str, Any]] = []
     for r in rows.values():
         name = r['fn']
         found, cut = g.entry_points(name, r['file'])

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import time
+from typing import NoReturn
 
 # The start of the audit, for the seconds of each progress line.
 T0 = time.time()
@@ -16,7 +17,7 @@ def log(msg):
           flush=True)
 
 
-def die(msg):
+def die(msg: str) -> NoReturn:
     """Name the error and exit 2: the audit could not be done."""
     print('error: ' + msg, file=sys.stderr, flush=True)
     sys.exit(2)

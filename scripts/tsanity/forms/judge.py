@@ -36,6 +36,7 @@ import json
 import os
 import re
 import sys
+from typing import Any
 
 from tsanity.forms import table as forms_table
 from tsanity import intended
@@ -214,7 +215,8 @@ def main():
         problems.append(f"no timeout_forms line on {'/'.join(k for k, d in ((old, a), (new, b)) if not d)}")
     for key in sorted(set(a) ^ set(b)):
         problems.append(f"{' '.join(key)}: measured on {old if key in a else new} only")
-    cells, used, ninputs, nexc, ndiff = {}, set(), 0, 0, 0
+    cells: dict[tuple[str, str, str], dict[str, Any]] = {}
+    used, ninputs, nexc, ndiff = set(), 0, 0, 0
     for key in [k for k in a if k in b]:  # in the order the program measured them
         iface, abi, cls, inp = key
         if cls not in CLASSES:
@@ -278,10 +280,10 @@ def main():
     for iface, abi in rows:
         md += [f"## {iface} ({abi})", "", "| class | input: answer |", "|---|---|"]
         for cls in CLASSES:
-            c = cells.get((iface, abi, cls))
-            if c:
-                md.append(f"| {cls} | {'<br>'.join(cell_lines(c))} |"
-                          + (" **not the contract's**" if c["exception"] else ""))
+            cell = cells.get((iface, abi, cls))
+            if cell:
+                md.append(f"| {cls} | {'<br>'.join(cell_lines(cell))} |"
+                          + (" **not the contract's**" if cell["exception"] else ""))
         md.append("")
     md += ["## Not measured", "", "| interface | why |", "|---|---|"]
     md += [f"| {k} | {v} |" for k, v in sorted(not_measured.items())] + [""]

@@ -52,7 +52,8 @@ def check(entries, set_aside):
     """The problems of ENTRIES and SET_ASIDE as a table, a list of strings
     (empty: valid)."""
     problems = []
-    ids, fns = set(), {}
+    ids = set()
+    fns: dict[str, str] = {}
     unsafe = re.compile(r'[*`|]|[A-Za-z0-9]_(?!\w)')
     for kind, items, fields in (('entry', entries, FIELDS),
                                 ('set-aside', set_aside, ASIDE_FIELDS)):

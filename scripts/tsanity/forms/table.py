@@ -1,11 +1,13 @@
 """The forms table: its entries, the core kernel's, the drivers', then
 those new since 6.12 (newer.py), the findings it sets aside, and what is asked of it (valid? which entries
 are exceptions to the contract?)."""
+from typing import Any
+
 from . import core, drivers, newer, schema
 
-ENTRIES = core.ENTRIES + drivers.ENTRIES + newer.ENTRIES
+ENTRIES: list[dict[str, Any]] = core.ENTRIES + drivers.ENTRIES + newer.ENTRIES
 
-SET_ASIDE = [
+SET_ASIDE: list[dict[str, Any]] = [
     {'id': 'utimes', 'functions': ['fs/utimes.c:do_futimesat',
                                    'fs/utimes.c:do_compat_futimesat'],
      'what': 'tv_usec of utimes(2) and futimesat(2)',
@@ -65,7 +67,9 @@ def for_kernel(version):
         return 'since' not in e or _key(version) >= _key(e['since'])
 
     class Table:
-        pass
+        ENTRIES: list[dict[str, Any]]
+        SET_ASIDE: list[dict[str, Any]]
+        version: str
     t = Table()
     t.ENTRIES = [e for e in ENTRIES if has(e)]
     t.SET_ASIDE = [e for e in SET_ASIDE if has(e)]

@@ -3,6 +3,7 @@ cut into groups by destination tree, one mbox per group and per man-page
 project, the checks of every mbox, and summary.md."""
 import dataclasses
 import os
+from typing import Any
 
 from .. import series as ts_series
 from ..config import REPO
@@ -91,7 +92,8 @@ def tree_groups(s, base, new):
         die(f"the series routes {', '.join(stray)}, which is not a fix: only the fixes "
             "go to their own trees")
     probe = format_group(s.src, base, new[-1], "PATCH", s.who, s.tmp)[1:]
-    groups = []
+    # [part, tree, [index of a patch], subject prefix, [taker]] each
+    groups: list[list[Any]] = []
     for i, p in enumerate(s.fixes):
         if p in routes:
             entry, word, prefix, _ = routes[p]
@@ -163,7 +165,7 @@ def addressed(s, name, part, pnames, patches, api_lists, takers):
     # A patch whose files have no maintainer (time64.h, ipc/, signal)
     # goes to the maintainers of the mbox's tree: those of its first
     # patch that has any.
-    fallback = next((people[pf] for pf in patches if people[pf]), [])
+    fallback: list[str] = next((people[pf] for pf in patches if people[pf]), [])
     texts, recipients = [], []
     for pname, pf in zip(pnames, patches):
         with open(pf) as fh:

@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import tempfile
+from typing import cast
 
 from .. import waivers as ts_waivers
 from ..config import REPO
@@ -115,12 +116,13 @@ def check_send_email(mbox, sender):
         os.rename(os.path.join(d, "%04d" % k), mbox.mail(k))
         with open(mbox.mail(k)) as fh:
             msg = email.message_from_file(fh)
-        rcpt = email.utils.getaddresses(msg.get_all("To", []) + msg.get_all("Cc", []))
+        heads = cast(list[str], msg.get_all("To", []) + msg.get_all("Cc", []))
+        rcpt = email.utils.getaddresses(heads)
         want.append({a.lower() for _, a in rcpt if a and a.lower() != me})
     p = run(SEND + ["--dry-run", f"--from={sender}", d], cwd=REPO, check=False)
     with open(result_file(mbox.out, "mbox-send-log"), "a") as fh:
         fh.write(f"### {os.path.basename(d)}\n{p.stdout}{p.stderr}\n")
-    got = []
+    got: list[set[str]] = []
     for line in p.stdout.splitlines():
         if line.startswith("Dry-OK. Log says:"):
             got.append(set())

@@ -2,6 +2,7 @@
 (docs/mbox/*.in), a template filled in, and its paragraphs refilled."""
 import re
 import textwrap
+from typing import Any, Optional
 
 from .figures import testing_text
 from .tools import die
@@ -56,7 +57,9 @@ def rewrap(text, width=72):
         if all(len(l) <= 75 for l in lines):
             out.append(para)
             continue
-        blocks, cur = [], None
+        # [lead, [line]] per paragraph or list item
+        blocks: list[list[Any]] = []
+        cur: Optional[list[Any]] = None
         for l in lines:
             m = ITEM.match(l)
             if m or cur is None or l.startswith("  ") and not cur[0]:

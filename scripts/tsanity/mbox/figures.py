@@ -4,6 +4,7 @@ testing section made of them and of the checkpatch waivers."""
 import collections
 import json
 import os
+from typing import Any
 
 from .. import kunit_rows
 
@@ -15,7 +16,7 @@ from .tools import die
 def figures(layout, src, head):
     """Testing figures from make test (and make fixes, if it ran on this
     series)."""
-    f = {}
+    f: dict[str, Any] = {}
     try:
         rows = kunit_rows.load(result_file(layout.kunit_results("x86_64"), "kunit-json"))
     except (OSError, ValueError) as e:
@@ -99,7 +100,7 @@ def cost_text(rows):
     if rows is None:
         return (" - Cost: make bench (instructions per call under QEMU -icount) was not "
                 "run on this series for this submission.")
-    fixes = {}
+    fixes: dict[str, set[str]] = {}
     for r in rows:
         if r["fix"] and r["path"] == "quick":
             fixes.setdefault(r["fix"], set()).add(r["fixes-base"])

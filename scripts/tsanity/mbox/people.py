@@ -49,7 +49,8 @@ def entry_fields(src, title):
     "people": the M: and R: people in the entry's order}, the values as
     written (a list's, a tree's, whole); dies if the entry names no
     person, list or tree."""
-    fields, cur = {"M": [], "R": [], "L": [], "T": [], "people": []}, None
+    fields: dict[str, list[str]] = {"M": [], "R": [], "L": [], "T": [], "people": []}
+    cur = None
 
     def match(name):
         return name == title or name.startswith(title + ":")

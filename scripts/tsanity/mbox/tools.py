@@ -3,9 +3,10 @@ command that fails is such an error."""
 import os
 import subprocess
 import sys
+from typing import NoReturn
 
 
-def die(msg):
+def die(msg: str) -> NoReturn:
     """Name the error and exit 1."""
     print(f"error: {msg}", file=sys.stderr, flush=True)
     sys.exit(1)
