@@ -92,5 +92,8 @@ $(B)/initramfs.cpio: $(B)/initramfs.list $(B)/gen_init_cpio $(B)/init $(B)/tests
 	mv $@.tmp $@
 
 .PHONY: all FORCE
-.PRECIOUS: $(B)/st64/% $(B)/st32/%
+# The builds in st64/ and st32/ are intermediate files of the pattern
+# rules above, which make deletes after copying them unless the rule's own
+# target pattern is listed here: deleted, they were built again every run.
+.PRECIOUS: $(B)/st64/% $(B)/st32/% $(B)/st64/futex_%
 .DELETE_ON_ERROR:
