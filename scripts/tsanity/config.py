@@ -154,6 +154,7 @@ def from_environ(environ=None):
     moved = {name: env[name] for name, _ in MOVABLE if env.get(name)}
     return Config(values, moved, frozenset(name for name, _, _ in USER if env.get(name)))
 
+
 def replaced(cfg: Config, values: dict, moved: dict) -> Config:
     """CFG with VALUES and MOVED set over its own: one run's configuration
     for a stage that asks another of itself (make random's boots), in the
